@@ -1,0 +1,75 @@
+/**
+ * Reads the OpenAPI document from its YAML source and compiles any of its schemas with ajv
+ * (JSON Schema 2020-12 semantics, formats on). Shared by the spec tests and the contract suite, which
+ * must read the YAML itself so a stale `generated/` cannot hide drift.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { parse } from "yaml";
+import { SPEC_PATH } from "./prism.js";
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** The parsed document, as plain JSON data. */
+export type OpenApiDocument = Record<string, any>;
+
+/** The id under which the whole document is registered with ajv. */
+export const SPEC_ID = "https://webauto-api.local/openapi.yaml";
+
+/** Parses the YAML document (the source of truth) from disk. */
+export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
+  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+}
+
+/** Escapes one JSON pointer segment (RFC 6901). */
+export function pointerSegment(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Builds a JSON pointer from raw segments. */
+export function toPointer(segments: ReadonlyArray<string | number>): string {
+  return segments.length === 0 ? "" : "/" + segments.map((s) => pointerSegment(String(s))).join("/");
+}
+
+/** Resolves a JSON pointer (`/a/b`) inside a value; undefined when absent. */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === "" || pointer === "#") return root;
+  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let cur: any = root;
+  for (const part of parts) {
+    if (cur === null || typeof cur !== "object" || !(part in cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+/** Compiles schemas of one document; `validator("/components/schemas/X")` is cached per pointer. */
+export class SpecValidator {
+  readonly ajv: Ajv2020;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(readonly spec: OpenApiDocument = loadSpec()) {
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(this.ajv);
+    // The whole document is one resource, so `#/components/schemas/...` references resolve in place.
+    this.ajv.addSchema(spec, SPEC_ID);
+  }
+
+  /** The compiled validator of the schema at `pointer` (a JSON pointer into the document). */
+  validator(pointer: string): ValidateFunction {
+    let fn = this.cache.get(pointer);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
+      this.cache.set(pointer, fn);
+    }
+    return fn;
+  }
+
+  /** Validates `value` against the schema at `pointer`; returns ajv's errors (empty when valid). */
+  validate(pointer: string, value: unknown): ErrorObject[] {
+    const fn = this.validator(pointer);
+    return fn(value) ? [] : [...(fn.errors ?? [])];
+  }
+}
