@@ -9,8 +9,10 @@ import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
 import { SPEC_PATH } from "./prism.js";
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+// ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
+const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
 /** The parsed document, as plain JSON data. */
 export type OpenApiDocument = Record<string, any>;
