@@ -1,0 +1,57 @@
+/** What every contract test file shares: settings, the target, and the verdict that runs checks and records findings. */
+import { basename } from "node:path";
+import type { TestContext } from "vitest";
+import { readSettings } from "../config.js";
+import { createTarget } from "../target.js";
+import { runChecks, type CheckId } from "../checks/index.js";
+import { appendRecords, formatViolation, type RecordLine } from "../report.js";
+import { schemaExample } from "../requests.js";
+import type { CheckContext, Exchange, OperationId, Violation } from "../types.js";
+
+/** The validated settings of this run (the mock uses the document example's schema id). */
+export const settings = readSettings(process.env, schemaExample().id);
+
+/** The server under test. */
+export const target = createTarget(settings);
+
+/** True against the Prism mock, whose answers do not depend on state or input. */
+export const isMock = settings.kind === "mock";
+
+/** The reason printed for checks that only a real server's state can answer. */
+export const NEEDS_LIVE = "skipped: needs a live target";
+
+function recordFile(t: TestContext): string {
+  return `${basename(t.task.file.name).replace(/\W+/g, "-")}-${process.pid}`;
+}
+
+/** Collects the violations of one test; `finish()` records them and fails the test on any error. */
+export class Verdict {
+  readonly violations: Violation[] = [];
+  constructor(private readonly t: TestContext) {}
+
+  /** Runs checks on an exchange with the given intent and extra context; returns the exchange. */
+  check(ex: Exchange, ids: ReadonlyArray<CheckId>, ctx: Partial<CheckContext> = {}): Exchange {
+    this.violations.push(...runChecks(ids, ex, { intent: "conforming", strict: settings.strict, ...ctx }));
+    return ex;
+  }
+
+  /** Records every finding; throws the formatted errors so the test fails with the report as its message. */
+  finish(): void {
+    const test = this.t.task.name;
+    appendRecords(settings.reportsDir, recordFile(this.t), this.violations.map((violation): RecordLine => ({ kind: "violation", test, violation })), settings.apiKey);
+    const errors = this.violations.filter((v) => v.severity === "error");
+    if (errors.length > 0) throw new Error(`${errors.length} contract violation(s):\n${errors.map((v) => formatViolation(v)).join("\n")}`);
+  }
+}
+
+/** Starts the verdict of a test. */
+export function verdict(t: TestContext): Verdict {
+  return new Verdict(t);
+}
+
+/** Skips the test with `reason` (recorded for the report) when `condition` holds. */
+export function skipUnless(t: TestContext, condition: boolean, operation: OperationId, reason: string = NEEDS_LIVE): void {
+  if (condition) return;
+  appendRecords(settings.reportsDir, recordFile(t), [{ kind: "skip", test: t.task.name, operation, reason }], settings.apiKey);
+  t.skip(reason);
+}

@@ -1,0 +1,50 @@
+import { describe, it } from "vitest";
+import { RESPONSE_CHECKS } from "../checks/index.js";
+import { sample, sitemapBody } from "../arbitraries.js";
+import { sitemapRequest } from "../requests.js";
+import { isMock, settings, skipUnless, target, verdict } from "./harness.js";
+
+const OP = "createSitemapRequest";
+const SEMANTICS = [...RESPONSE_CHECKS, "sitemap_link_count"] as const;
+const LIVE_SEMANTICS = [...SEMANTICS, "sitemap_cache_disabled"] as const;
+
+describe("createSitemapRequest (POST /v1/site/map)", () => {
+  it("answers a valid sitemap request with a documented response whose link_count matches its links", async (t) => {
+    const v = verdict(t);
+    v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl })), isMock ? SEMANTICS : LIVE_SEMANTICS);
+    v.finish();
+  });
+
+  it("never serves from the cache when max_cache_age is omitted or 0, even right after a cached read", async (t) => {
+    skipUnless(t, !isMock, OP);
+    const v = verdict(t);
+    v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl, max_cache_age: 3600 })), SEMANTICS);
+    v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl, max_cache_age: 0 })), LIVE_SEMANTICS);
+    v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl })), LIVE_SEMANTICS);
+    v.finish();
+  });
+
+  it("answers an unreachable site with a documented error status and an error object", async (t) => {
+    skipUnless(t, !isMock, OP);
+    const v = verdict(t);
+    v.check(await target.send(sitemapRequest({ url: settings.unavailableUrl })), [...RESPONSE_CHECKS, "sitemap_unreachable"], { unreachableSite: true });
+    v.finish();
+  });
+
+  it("accepts valid generated sitemap requests with documented responses and no server error", async (t) => {
+    const v = verdict(t);
+    // Each live call reads a real sitemap (1 credit, up to 60 s): a smaller sample there.
+    for (const body of sample(sitemapBody(settings.sitemapUrl), isMock ? 10 : 4))
+      v.check(await target.send(sitemapRequest(body)), [...(isMock ? SEMANTICS : LIVE_SEMANTICS), "positive_data_acceptance"], { intent: "acceptance" });
+    v.finish();
+  });
+
+  it("rejects bodies the seed rules out (missing url, wrong types, malformed JSON) with a 4xx", async (t) => {
+    const v = verdict(t);
+    const url = settings.sitemapUrl;
+    const bodies = [{}, { url: 42 }, { url: null }, { url, max_cache_age: "an hour" }, { url, max_cache_age: 1.5 }, [url]];
+    for (const body of bodies) v.check(await target.send(sitemapRequest(body)), [...RESPONSE_CHECKS, "negative_data_rejection"], { intent: "rejection" });
+    v.check(await target.send(sitemapRequest(undefined, { rawBody: `{"url": "${url}"` })), [...RESPONSE_CHECKS, "negative_data_rejection"], { intent: "rejection" });
+    v.finish();
+  });
+});

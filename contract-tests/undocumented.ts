@@ -1,0 +1,40 @@
+/** Finds response properties the document does not list, walking nested objects, arrays and compositions. */
+import { deref } from "./spec-model.js";
+
+/** One property present in a value but absent from its schema. */
+export interface UndocumentedProperty {
+  instancePath: string;
+  schemaPath: string;
+  name: string;
+}
+
+function branches(schema: any, pointer: string): Array<{ schema: any; pointer: string }> {
+  const own = deref(schema, pointer);
+  const out = [own];
+  for (const kw of ["oneOf", "anyOf", "allOf"]) {
+    const list = own.schema?.[kw];
+    if (Array.isArray(list)) list.forEach((s, i) => out.push(...branches(s, `${own.pointer}/${kw}/${i}`)));
+  }
+  return out.filter((b) => b.schema && typeof b.schema === "object");
+}
+
+/** Lists the properties of `value` (at any depth) that the schema at `pointer` does not document. */
+export function undocumentedProperties(schema: any, pointer: string, value: unknown, at = ""): UndocumentedProperty[] {
+  const all = branches(schema, pointer);
+  const out: UndocumentedProperty[] = [];
+  if (Array.isArray(value)) {
+    for (const b of all.filter((b) => b.schema.items))
+      value.forEach((item, i) => out.push(...undocumentedProperties(b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`)));
+    return out;
+  }
+  if (typeof value !== "object" || value === null) return out;
+  const objects = all.filter((b) => b.schema.properties || b.schema.additionalProperties !== undefined);
+  if (objects.length === 0) return out; // the schema says nothing about this object's members
+  const open = objects.some((b) => b.schema.additionalProperties === true || typeof b.schema.additionalProperties === "object");
+  for (const [name, member] of Object.entries(value)) {
+    const owners = objects.filter((b) => b.schema.properties && name in b.schema.properties);
+    if (owners.length === 0 && !open) out.push({ instancePath: `${at}/${name}`, schemaPath: `#${objects[0]!.pointer}/properties`, name });
+    for (const b of owners) out.push(...undocumentedProperties(b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${name}`));
+  }
+  return out;
+}
