@@ -21,8 +21,11 @@ export function countResults(modules: ReadonlyArray<TestModule>): { passed: numb
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const { passed, failed, skipped } = countResults(modules);
-    // An unhandled error or a module that failed to load has no test case: count each as a failure.
-    const brokenModules = modules.filter((m) => m.state() === "failed" && m.children.size === 0).length;
+    // A module that failed to load, or whose hook failed, can fail with no failed test case: count it
+    // once, as does each unhandled error, so the line never says "0 failed" for a red run.
+    const brokenModules = modules.filter(
+      (m) => m.state() === "failed" && ![...m.children.allTests()].some((t) => t.result().state === "failed"),
+    ).length;
     const failures = failed + unhandledErrors.length + brokenModules;
     process.stdout.write(`\n${passed} passed, ${failures} failed, ${skipped} skipped\n`);
   }

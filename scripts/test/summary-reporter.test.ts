@@ -28,3 +28,9 @@ test("a module that fails to load counts as a failure, not as nothing", () => {
   expect(status).toBe(1);
   expect(lastLine).toBe("0 passed, 1 failed, 0 skipped");
 });
+
+test("a failing beforeAll counts as a failure even though its tests are only skipped", () => {
+  const { status, lastLine } = runFixture("hook.fixture.ts");
+  expect(status).toBe(1);
+  expect(lastLine).toBe("0 passed, 1 failed, 1 skipped");
+});
