@@ -61,7 +61,8 @@ export function retryAfterMs(headers: Headers, nowMs: number = Date.now()): numb
   let v: number;
   if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) v = Number(ra) * 1000;
   else {
-    const at = Date.parse(ra);
+    // An HTTP date has a weekday and month name; Date.parse alone would read "-1" as the year -1.
+    const at = /[A-Za-z]{3}/.test(ra) ? Date.parse(ra) : Number.NaN;
     if (Number.isNaN(at)) return undefined;
     v = Math.max(0, at - nowMs);
   }
