@@ -150,7 +150,7 @@ export class WebautoClient {
     const meta = exchangeMeta(response);
     const text = meta?.bodyText ?? (typeof result.data === "string" ? result.data : typeof result.error === "string" ? result.error : "");
     if (!response.ok) {
-      throw makeApiError({ status: response.status, statusText: response.statusText, body: text, headers: response.headers, method, path, attempts: meta?.attempts ?? 1 });
+      throw makeApiError({ status: response.status, statusText: response.statusText, body: text, headers: meta?.headers ?? response.headers, method, path, attempts: meta?.attempts ?? 1 });
     }
     let body: unknown;
     try {

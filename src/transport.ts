@@ -58,6 +58,8 @@ export interface ExchangeMeta {
   attempts: number;
   /** The body as text, with any occurrence of the API key replaced by `***`. */
   bodyText: string;
+  /** The response headers, with any occurrence of the API key replaced by `***`. */
+  headers: Headers;
 }
 
 const META = new WeakMap<Response, ExchangeMeta>();
@@ -101,7 +103,10 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
           const res = await config.fetch(new Request(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect }));
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
           response = rebuild(res, buffer);
-          META.set(response, { attempts: attempt, bodyText: scrub(new TextDecoder().decode(buffer), config.apiKey()) });
+          const key = config.apiKey();
+          const safeHeaders = new Headers();
+          res.headers.forEach((value, name) => safeHeaders.append(name, scrub(value, key)));
+          META.set(response, { attempts: attempt, bodyText: scrub(new TextDecoder().decode(buffer), key), headers: safeHeaders });
           outcome = { kind: "response", status: res.status, headers: res.headers };
         } catch (err) {
           if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
