@@ -54,11 +54,15 @@ export function formatViolation(v: Violation, count = 1): string {
   return lines.join("\n");
 }
 
-/** Identical findings from several exchanges collapse into one entry with a count. */
+/**
+ * The same finding at several positions or in several exchanges collapses into one entry with a count:
+ * array indices of the instance path are ignored, and so is the received value when a path locates it.
+ */
 export function dedupe(violations: ReadonlyArray<Violation>): Array<{ violation: Violation; count: number }> {
   const byKey = new Map<string, { violation: Violation; count: number }>();
   for (const v of violations) {
-    const key = [v.operation, v.check, v.severity, v.title, v.instancePath, v.received, v.documented].join("\u0000");
+    const where = v.instancePath?.replace(/\/\d+(?=\/|$)/g, "/*");
+    const key = [v.operation, v.check, v.severity, v.title, where ?? v.received, v.documented].join("\u0000");
     const entry = byKey.get(key);
     if (entry) entry.count++;
     else byKey.set(key, { violation: v, count: 1 });

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import type { TestContext } from "vitest";
 import { readSettings } from "../config.js";
 import { createTarget } from "../target.js";
-import { runChecks, type CheckId } from "../checks/index.js";
+import { RESPONSE_CHECKS, runChecks, type CheckId } from "../checks/index.js";
 import { appendRecords, formatViolation, type RecordLine } from "../report.js";
 import { schemaExample } from "../requests.js";
 import type { CheckContext, Exchange, OperationId, Violation } from "../types.js";
@@ -20,6 +20,9 @@ export const isMock = settings.kind === "mock";
 /** The reason printed for checks that only a real server's state can answer. */
 export const NEEDS_LIVE = "skipped: needs a live target";
 
+/** Checks that gate themselves on the intent of the request, so they run on every exchange. */
+const INTENT_CHECKS: CheckId[] = ["positive_data_acceptance", "negative_data_rejection", "ignored_auth"];
+
 function recordFile(t: TestContext): string {
   return `${basename(t.task.file.name).replace(/\W+/g, "-")}-${process.pid}`;
 }
@@ -29,9 +32,13 @@ export class Verdict {
   readonly violations: Violation[] = [];
   constructor(private readonly t: TestContext) {}
 
-  /** Runs checks on an exchange with the given intent and extra context; returns the exchange. */
-  check(ex: Exchange, ids: ReadonlyArray<CheckId>, ctx: Partial<CheckContext> = {}): Exchange {
-    this.violations.push(...runChecks(ids, ex, { intent: "conforming", strict: settings.strict, ...ctx }));
+  /**
+   * Runs the response checks, the intent checks and the given semantic checks on an exchange; returns it.
+   * The default intent is "acceptance": every valid request must be accepted, not only documented.
+   */
+  check(ex: Exchange, ids: ReadonlyArray<CheckId> = [], ctx: Partial<CheckContext> = {}): Exchange {
+    const all = new Set<CheckId>([...RESPONSE_CHECKS, ...INTENT_CHECKS, ...ids]);
+    this.violations.push(...runChecks([...all], ex, { intent: "acceptance", strict: settings.strict, ...ctx }));
     return ex;
   }
 

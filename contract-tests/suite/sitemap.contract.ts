@@ -1,12 +1,12 @@
 import { describe, it } from "vitest";
-import { RESPONSE_CHECKS } from "../checks/index.js";
+import type { CheckId } from "../checks/index.js";
 import { sample, sitemapBody } from "../arbitraries.js";
 import { sitemapRequest } from "../requests.js";
 import { isMock, settings, skipUnless, target, verdict } from "./harness.js";
 
 const OP = "createSitemapRequest";
-const SEMANTICS = [...RESPONSE_CHECKS, "sitemap_link_count"] as const;
-const LIVE_SEMANTICS = [...SEMANTICS, "sitemap_cache_disabled"] as const;
+const SEMANTICS: CheckId[] = ["sitemap_link_count"];
+const LIVE_SEMANTICS: CheckId[] = [...SEMANTICS, "sitemap_cache_disabled"];
 
 describe("createSitemapRequest (POST /v1/site/map)", () => {
   it("answers a valid sitemap request with a documented response whose link_count matches its links", async (t) => {
@@ -27,7 +27,7 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
   it("answers an unreachable site with a documented error status and an error object", async (t) => {
     skipUnless(t, !isMock, OP);
     const v = verdict(t);
-    v.check(await target.send(sitemapRequest({ url: settings.unavailableUrl })), [...RESPONSE_CHECKS, "sitemap_unreachable"], { unreachableSite: true });
+    v.check(await target.send(sitemapRequest({ url: settings.unavailableUrl })), ["sitemap_unreachable"], { intent: "conforming", unreachableSite: true });
     v.finish();
   });
 
@@ -35,7 +35,7 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
     const v = verdict(t);
     // Each live call reads a real sitemap (1 credit, up to 60 s): a smaller sample there.
     for (const body of sample(sitemapBody(settings.sitemapUrl), isMock ? 10 : 4))
-      v.check(await target.send(sitemapRequest(body)), [...(isMock ? SEMANTICS : LIVE_SEMANTICS), "positive_data_acceptance"], { intent: "acceptance" });
+      v.check(await target.send(sitemapRequest(body)), [...(isMock ? SEMANTICS : LIVE_SEMANTICS)]);
     v.finish();
   });
 
@@ -43,8 +43,8 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
     const v = verdict(t);
     const url = settings.sitemapUrl;
     const bodies = [{}, { url: 42 }, { url: null }, { url, max_cache_age: "an hour" }, { url, max_cache_age: 1.5 }, [url]];
-    for (const body of bodies) v.check(await target.send(sitemapRequest(body)), [...RESPONSE_CHECKS, "negative_data_rejection"], { intent: "rejection" });
-    v.check(await target.send(sitemapRequest(undefined, { rawBody: `{"url": "${url}"` })), [...RESPONSE_CHECKS, "negative_data_rejection"], { intent: "rejection" });
+    for (const body of bodies) v.check(await target.send(sitemapRequest(body)), [], { intent: "rejection" });
+    v.check(await target.send(sitemapRequest(undefined, { rawBody: `{"url": "${url}"` })), [], { intent: "rejection" });
     v.finish();
   });
 });
