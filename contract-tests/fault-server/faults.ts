@@ -17,7 +17,7 @@ export const FAULTS = {
   "html-content-type": { catches: ["content_type_conformance"] },
   "link-count-mismatch": { catches: ["sitemap_link_count"] },
   "always-from-cache": { catches: ["sitemap_cache_disabled"] },
-  "unreachable-answers-200": ["sitemap_unreachable"],
+  "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": { catches: ["not_a_server_error", "negative_data_rejection"], alsoFlags: ["status_code_conformance"] },
   "accepts-invalid-input": { catches: ["negative_data_rejection"], alsoFlags: ["response_schema_conformance"] },
   "rejects-valid-input": { catches: ["positive_data_acceptance"] },
