@@ -50,7 +50,7 @@ describe("against the Prism mock", () => {
   it("client.raw is typed and reaches the mock with the key", async () => {
     const { data, response } = await client.raw.GET("/v1/browser/requests", { params: { query: { pageSize: 3 } } });
     expect(response.status).toBe(200);
-    expect(data?.error).toBeNull();
+    expect(data?.data.page).toBe(1);
   });
 
   it("gets 401 without a key, thrown as AuthenticationError", async () => {

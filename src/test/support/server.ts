@@ -14,7 +14,7 @@ export interface Recorded {
 }
 
 /** A handler; `n` is the 1-based number of this request on the server. */
-export type Handler = (req: IncomingMessage & { body: string }, res: ServerResponse, n: number) => void | Promise<void>;
+export type Handler = (req: IncomingMessage & { body: string }, res: ServerResponse, n: number) => unknown;
 
 /** A running test server. */
 export interface TestServer {
