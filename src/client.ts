@@ -65,7 +65,8 @@ export class WebautoClient {
 
   /**
    * Reads a site's sitemap (`POST /v1/site/map`, 1 credit, up to 60 s). A `{"data": ...}` wrapper is removed.
-   * Retries are conservative by default (429 and unreached connections only): see `RetryMode`.
+   * Retries are conservative by default (429 and unreached connections only; `opts.retryMode` overrides):
+   * see `RetryMode`.
    */
   async mapSite(input: SitemapRequest, opts: RequestOptions = {}): Promise<SitemapResponse> {
     if (input === null || typeof input !== "object") throw new ArgumentError("input", "must be an object with a url");
@@ -75,7 +76,7 @@ export class WebautoClient {
       throw new ArgumentError("input.max_cache_age", "must be a non-negative integer number of seconds, or null");
     }
     const body = { url: input.url, ...(age !== undefined ? { max_cache_age: age } : {}) } as { url: string; max_cache_age: number | null };
-    const result = await this.raw.POST("/v1/site/map", { body, parseAs: "text", ...this.#init({ retryMode: "conservative", ...opts }) });
+    const result = await this.raw.POST("/v1/site/map", { body, parseAs: "stream", ...this.#init(opts) });
     const { value, base } = await this.#body("POST", "/v1/site/map", result, "SitemapRequestResponse", "sitemap");
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new ResponseValidationError("POST", "/v1/site/map", [{ pointer: base, rule: "type", message: "expected a sitemap object" }]);
@@ -93,7 +94,7 @@ export class WebautoClient {
     if (typeof id !== "string" || id === "") throw new ArgumentError("id", "must be a non-empty string");
     if (schema === null || typeof schema !== "object") throw new ArgumentError("schema", "must be an object");
     const path = `/v1/schemas/${encodeURIComponent(id)}`;
-    const result = await this.raw.PUT("/v1/schemas/{id}", { params: { path: { id } }, body: schema, parseAs: "text", ...this.#init(opts) });
+    const result = await this.raw.PUT("/v1/schemas/{id}", { params: { path: { id } }, body: schema, parseAs: "stream", ...this.#init(opts) });
     const { value, base } = await this.#body("PUT", path, result, "DataSchema", "schema");
     const returned = value as Record<string, unknown> | null;
     if (returned === null || typeof returned !== "object" || Array.isArray(returned)) {
@@ -109,7 +110,7 @@ export class WebautoClient {
     const query = checkFilters(filters);
     if (filters.page !== undefined) query.page = filters.page;
     const path = "/v1/browser/requests";
-    const result = await this.raw.GET(path, { params: { query }, parseAs: "text", ...this.#init(opts) });
+    const result = await this.raw.GET(path, { params: { query }, parseAs: "stream", ...this.#init(opts) });
     const { value } = await this.#body("GET", path, result, "BrowserRequestListResponse", null);
     const violations = checkListing(value);
     if (violations.length) throw new ResponseValidationError("GET", path, violations);
@@ -148,9 +149,10 @@ export class WebautoClient {
   async #body(method: string, path: string, result: RawResult, schema: ResponseSchemaName, envelope: EnvelopeShape | null): Promise<{ value: unknown; base: string }> {
     const { response } = result;
     const meta = exchangeMeta(response);
-    const text = meta?.bodyText ?? (typeof result.data === "string" ? result.data : typeof result.error === "string" ? result.error : "");
+    // parseAs "stream" leaves the 2xx body to us: the transport already buffered and decodes it once.
+    const text = meta?.bodyText() ?? (typeof result.error === "string" ? result.error : "");
     if (!response.ok) {
-      throw makeApiError({ status: response.status, statusText: response.statusText, body: text, headers: meta?.headers ?? response.headers, method, path, attempts: meta?.attempts ?? 1 });
+      throw makeApiError({ status: response.status, statusText: response.statusText, body: text, headers: meta?.headers() ?? response.headers, method, path, attempts: meta?.attempts ?? 1 });
     }
     let body: unknown;
     try {

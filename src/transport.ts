@@ -56,10 +56,10 @@ export interface TransportConfig {
 /** What the transport learned about an exchange, keyed by the Response it returned. */
 export interface ExchangeMeta {
   attempts: number;
-  /** The body as text, with any occurrence of the API key replaced by `***`. */
-  bodyText: string;
+  /** The body as text, with any occurrence of the API key replaced by `***` (decoded once, on first use). */
+  bodyText(): string;
   /** The response headers, with any occurrence of the API key replaced by `***`. */
-  headers: Headers;
+  headers(): Headers;
 }
 
 const META = new WeakMap<Response, ExchangeMeta>();
@@ -90,7 +90,8 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
       const callerSignal = call.signal ?? request.signal;
       const timeoutMs = call.timeoutMs ?? config.timeoutMs;
       const maxRetries = call.maxRetries ?? config.maxRetries;
-      const mode = call.retryMode ?? "standard";
+      // The sitemap POST costs a credit and its 408 already took 60 s: conservative unless the caller says otherwise.
+      const mode = call.retryMode ?? (method === "POST" && /\/v1\/site\/map$/.test(path) ? "conservative" : "standard");
       const wait = config.sleep ?? defaultSleep;
 
       for (let attempt = 1; ; attempt++) {
@@ -103,10 +104,7 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
           const res = await config.fetch(new Request(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect }));
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
           response = rebuild(res, buffer);
-          const key = config.apiKey();
-          const safeHeaders = new Headers();
-          res.headers.forEach((value, name) => safeHeaders.append(name, scrub(value, key)));
-          META.set(response, { attempts: attempt, bodyText: scrub(new TextDecoder().decode(buffer), key), headers: safeHeaders });
+          META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
           outcome = { kind: "response", status: res.status, headers: res.headers };
         } catch (err) {
           if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
@@ -136,6 +134,22 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
         }
       }
     };
+}
+
+function exchangeRecord(attempts: number, buffer: ArrayBuffer, headers: Headers, key: string): ExchangeMeta {
+  let text: string | undefined;
+  let safeHeaders: Headers | undefined;
+  return {
+    attempts,
+    bodyText: () => (text ??= scrub(new TextDecoder().decode(buffer), key)),
+    headers() {
+      if (!safeHeaders) {
+        safeHeaders = new Headers();
+        headers.forEach((value, name) => safeHeaders!.append(name, scrub(value, key)));
+      }
+      return safeHeaders;
+    },
+  };
 }
 
 function rebuild(res: Response, buffer: ArrayBuffer): Response {

@@ -306,6 +306,16 @@ describe("auth and the wire", () => {
   });
 });
 
+describe("client.raw", () => {
+  it("applies the sitemap's conservative retries to a raw POST too", async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 503, { code: "site_unavailable", message: "down" }));
+    const { error, response } = await client.raw.POST("/v1/site/map", { body: { url: "https://example.com", max_cache_age: null } });
+    expect(response.status).toBe(503);
+    expect(error).toMatchObject({ code: "site_unavailable" });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 it("never shows the API key in any error or log line of this file", () => {
   expectNoSecretRecorded(20);
 });
