@@ -1,0 +1,65 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTarget } from "../target.js";
+import { CHECKS } from "../checks/index.js";
+import { appendRecords, buildJsonReport, dedupe, formatReport, readRecords, resetRecords } from "../report.js";
+import { toCurl } from "../curl.js";
+import { listingOk, sitemapOk } from "../fixtures/exchanges.js";
+
+const SECRET = "sk_live_do_not_print_0123456789";
+
+describe("redaction of the API key", () => {
+  let url = "";
+  const server = createServer((req, res) => {
+    // A hostile server echoing the key back in a header and the body.
+    res.writeHead(200, { "content-type": "application/json", "x-echo": String(req.headers["x-api-key"]) });
+    res.end(JSON.stringify({ echoed: req.headers["x-api-key"] }));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it("sends the key but records it nowhere: request headers, curl, response headers and body", async () => {
+    const target = createTarget({ kind: "live", baseUrl: url, apiKey: SECRET });
+    const ex = await target.send({ operation: "listBrowserRequests", method: "GET", path: "/v1/browser/requests" });
+    expect(ex.response.json).toEqual({ echoed: "***" });
+    expect(JSON.stringify(ex)).not.toContain(SECRET);
+    expect(toCurl(ex.request)).toContain("-H 'x-api-key: ***'");
+  });
+
+  it("scrubs the key from records written to the reports dir", () => {
+    const dir = mkdtempSync(join(tmpdir(), "records-"));
+    resetRecords(dir);
+    const v = CHECKS.sitemap_link_count(sitemapOk((b) => (b.link_count = 9)), { intent: "acceptance", strict: false })[0]!;
+    appendRecords(dir, "t", [{ kind: "violation", test: `leaks ${SECRET}`, violation: { ...v, received: SECRET } }], SECRET);
+    expect(JSON.stringify(readRecords(dir))).not.toContain(SECRET);
+  });
+});
+
+describe("the text and JSON reports", () => {
+  it("groups violations by operation with the check, curl, received, documented and paths", () => {
+    const ctx = { intent: "acceptance" as const, strict: false };
+    const v1 = CHECKS.response_schema_conformance(listingOk((b) => (b.data.results[0].id = "req_1")), ctx);
+    const v2 = CHECKS.sitemap_link_count(sitemapOk((b) => (b.link_count = 9)), ctx);
+    const report = buildJsonReport({ kind: "live", baseUrl: "http://x", strict: false }, [...v1, ...v2].map((violation) => ({ kind: "violation", test: "a test", violation })));
+    const text = formatReport(report);
+    expect(report.summary.failedChecks).toEqual(["response_schema_conformance", "sitemap_link_count"]);
+    expect(text.indexOf("== createSitemapRequest")).toBeLessThan(text.indexOf("sitemap_link_count: link_count disagrees"));
+    expect(text.indexOf("== listBrowserRequests")).toBeLessThan(text.indexOf("response_schema_conformance: Response violates schema"));
+    for (const part of ["Request:       curl -X GET", "Received:      \"req_1\"", "Documented:    pattern", "Schema path:   #/components/schemas/BrowserRequestId/pattern", "Instance path: /data/results/0/id", "Test:          a test"])
+      expect(text).toContain(part);
+  });
+
+  it("collapses the same finding at several array positions into one entry with a count", () => {
+    const ex = listingOk((b) => b.data.results.forEach((r: any) => (r.extra = 1)));
+    const found = CHECKS.undocumented_properties(ex, { intent: "acceptance", strict: false });
+    expect(found).toHaveLength(3);
+    expect(dedupe(found)).toEqual([expect.objectContaining({ count: 3 })]);
+  });
+});
