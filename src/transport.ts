@@ -69,6 +69,7 @@ export function exchangeMeta(response: Response): ExchangeMeta | undefined {
   return META.get(response);
 }
 
+const DECODER = new TextDecoder();
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /** Builds `fetch`-compatible functions bound to `config`, optionally overridden per call. */
@@ -101,7 +102,7 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
         let failure: Error | undefined;
         let response: Response | undefined;
         try {
-          const res = await config.fetch(new Request(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect }));
+          const res = await config.fetch(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect });
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
           response = rebuild(res, buffer);
           META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
@@ -141,7 +142,7 @@ function exchangeRecord(attempts: number, buffer: ArrayBuffer, headers: Headers,
   let safeHeaders: Headers | undefined;
   return {
     attempts,
-    bodyText: () => (text ??= scrub(new TextDecoder().decode(buffer), key)),
+    bodyText: () => (text ??= scrub(DECODER.decode(buffer), key)),
     headers() {
       if (!safeHeaders) {
         safeHeaders = new Headers();
