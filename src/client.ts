@@ -142,7 +142,7 @@ export class WebautoClient {
     if (opts.retryMode !== undefined && opts.retryMode !== "standard" && opts.retryMode !== "conservative") {
       throw new ArgumentError("opts.retryMode", 'must be "standard" or "conservative"');
     }
-    return { fetch: this.#transport(opts), ...(opts.signal ? { signal: opts.signal } : {}) };
+    return { fetch: this.#transport(opts, "meta"), ...(opts.signal ? { signal: opts.signal } : {}) };
   }
 
   /** Turns a non-2xx into an ApiError; parses, unwraps and (optionally) validates a 2xx body. */

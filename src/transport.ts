@@ -72,9 +72,16 @@ export function exchangeMeta(response: Response): ExchangeMeta | undefined {
 const DECODER = new TextDecoder();
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+/**
+ * What the returned Response must offer: `body` (a readable copy, for openapi-fetch parsing it, as for
+ * `client.raw`), or `meta` (the helpers read the buffered body from {@link exchangeMeta}; a 2xx is then
+ * returned as it came, already read, sparing a copy; error bodies are always readable).
+ */
+export type BodyMode = "body" | "meta";
+
 /** Builds `fetch`-compatible functions bound to `config`, optionally overridden per call. */
-export function createTransport(config: TransportConfig): (call?: RequestOptions) => typeof globalThis.fetch {
-  return (call = {}) =>
+export function createTransport(config: TransportConfig): (call?: RequestOptions, bodyMode?: BodyMode) => typeof globalThis.fetch {
+  return (call = {}, bodyMode = "body") =>
     async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const url = new URL(request.url);
@@ -104,7 +111,7 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
         try {
           const res = await config.fetch(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect });
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
-          response = rebuild(res, buffer);
+          response = bodyMode === "meta" && res.ok ? res : rebuild(res, buffer);
           META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
           outcome = { kind: "response", status: res.status, headers: res.headers };
         } catch (err) {
