@@ -42,10 +42,14 @@ export function readRecords(reportsDir: string): RecordLine[] {
   );
 }
 
+/** Longest curl command printed in the text report; the JSON report always holds the whole command. */
+const MAX_CURL_CHARS = 600;
+
 /** Formats one violation as an indented block (the message of a failing test, and a report entry). */
 export function formatViolation(v: Violation, count = 1): string {
   const lines = [`${v.severity === "error" ? "✗" : "!"} [${v.severity}] ${v.check}: ${v.title}${count > 1 ? ` (×${count})` : ""}`];
-  lines.push(`    Request:       ${v.curl}`);
+  const curl = v.curl.length > MAX_CURL_CHARS ? `${v.curl.slice(0, MAX_CURL_CHARS)}… (whole command in contract-report.json)` : v.curl;
+  lines.push(`    Request:       ${curl}`);
   lines.push(`    Received:      ${v.received}`);
   lines.push(`    Documented:    ${v.documented}`);
   if (v.schemaPath) lines.push(`    Schema path:   ${v.schemaPath}`);
@@ -61,7 +65,8 @@ export function formatViolation(v: Violation, count = 1): string {
 export function dedupe(violations: ReadonlyArray<Violation>): Array<{ violation: Violation; count: number }> {
   const byKey = new Map<string, { violation: Violation; count: number }>();
   for (const v of violations) {
-    const where = v.instancePath?.replace(/\/\d+(?=\/|$)/g, "/*");
+    // Recursion (/fields/*/fields/*/...) collapses too, so one broken rule is one entry however deep it recurs.
+    const where = v.instancePath?.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1");
     const key = [v.operation, v.check, v.severity, v.title, where ?? v.received, v.documented].join("\u0000");
     const entry = byKey.get(key);
     if (entry) entry.count++;

@@ -8,7 +8,7 @@ import { createTarget } from "../target.js";
 import { CHECKS } from "../checks/index.js";
 import { appendRecords, buildJsonReport, dedupe, formatReport, readRecords, resetRecords } from "../report.js";
 import { toCurl } from "../curl.js";
-import { listingOk, sitemapOk } from "../fixtures/exchanges.js";
+import { listingOk, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
 
 const SECRET = "sk_live_do_not_print_0123456789";
 
@@ -61,5 +61,15 @@ describe("the text and JSON reports", () => {
     const found = CHECKS.undocumented_properties(ex, { intent: "acceptance", strict: false });
     expect(found).toHaveLength(3);
     expect(dedupe(found)).toEqual([expect.objectContaining({ count: 3 })]);
+  });
+
+  it("collapses one broken rule recurring at every depth of the field tree into one entry", () => {
+    const ex = schemaOk((b, s) => {
+      const copy = (got: any[], sent: any[]) => got.forEach((f, i) => ((f.type = sent[i].type), copy(f.fields, sent[i].fields)));
+      copy(b.fields, s.fields);
+    });
+    const found = CHECKS.field_type_discrepancy(ex, { intent: "acceptance", strict: false });
+    expect(found).toHaveLength(11);
+    expect(dedupe(found).map((e) => e.count)).toEqual([11]);
   });
 });
