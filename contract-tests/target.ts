@@ -26,6 +26,18 @@ export function timeoutMsFor(operation: OperationId): number {
   return operation === "createSitemapRequest" ? 75_000 : 30_000;
 }
 
+/** How often a 429 (rate limit, not shown by the seed) is retried before the answer counts. */
+export const MAX_RATE_LIMIT_RETRIES = 3;
+
+/** Delay before retrying a 429: a sane Retry-After (0-60 s), else 1 s doubling per attempt. */
+export function retryDelayMs(retryAfter: string | null, attempt: number): number {
+  const seconds = retryAfter === null ? NaN : Number(retryAfter);
+  if (Number.isFinite(seconds) && seconds >= 0 && seconds <= 60) return seconds * 1000;
+  const date = retryAfter === null ? NaN : Date.parse(retryAfter);
+  if (Number.isFinite(date) && date - Date.now() >= 0 && date - Date.now() <= 60_000) return date - Date.now();
+  return 1000 * 2 ** attempt;
+}
+
 /** A target: where requests go and the one function that sends them. */
 export interface Target {
   kind: Settings["kind"];
@@ -55,7 +67,12 @@ export function createTarget(settings: Pick<Settings, "kind" | "baseUrl" | "apiK
     const request = { method: spec.method, url, path: spec.path, query: spec.query ?? {}, headers: shown, bodyText, json: spec.json };
     const started = Date.now();
     try {
-      const res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+      let res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+      // Rate limits are not part of the contract (seed section 8: not shown): wait and retry a few times.
+      for (let attempt = 0; res.status === 429 && attempt < MAX_RATE_LIMIT_RETRIES; attempt++) {
+        await new Promise((r) => setTimeout(r, retryDelayMs(res.headers.get("retry-after"), attempt)));
+        res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+      }
       const text = redact(await res.text(), settings.apiKey);
       let json: unknown;
       try {
