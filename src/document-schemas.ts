@@ -1,7 +1,7 @@
 /**
  * DO NOT EDIT. The validation-relevant part of openapi/openapi.yaml's component schemas, embedded so the
- * shipped client never reads YAML. Checked against the YAML by src/test/document-schemas.test.ts; rewrite
- * with `UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/document-schemas.test.ts`.
+ * shipped client never reads YAML. Checked against the YAML by src/test/validation.test.ts; rewrite
+ * with `UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/validation.test.ts`.
  */
 
 /** The document's component schemas without annotations, keyed by name. */

@@ -1,7 +1,7 @@
 /**
  * Builds the JSON projection of the document's component schemas that `src/document-schemas.ts` embeds:
  * the YAML's `components.schemas` with annotations (description, examples, x-*) removed. The drift test
- * compares the two; `UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/document-schemas.test.ts`
+ * compares the two; `UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/validation.test.ts`
  * rewrites the file.
  */
 import { loadSpec } from "../../../scripts/lib/spec.js";
@@ -36,8 +36,8 @@ export function projectComponentSchemas(): Record<string, unknown> {
 export function renderDocumentSchemasModule(): string {
   return `/**
  * DO NOT EDIT. The validation-relevant part of openapi/openapi.yaml's component schemas, embedded so the
- * shipped client never reads YAML. Checked against the YAML by src/test/document-schemas.test.ts; rewrite
- * with \`UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/document-schemas.test.ts\`.
+ * shipped client never reads YAML. Checked against the YAML by src/test/validation.test.ts; rewrite
+ * with \`UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/validation.test.ts\`.
  */
 
 /** The document's component schemas without annotations, keyed by name. */
