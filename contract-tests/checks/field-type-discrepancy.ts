@@ -23,9 +23,9 @@ export const fieldTypeDiscrepancy: Check = (ex) => {
     else if (!codes.includes(type)) add("Field type outside FieldTypeCode", `type: ${JSON.stringify(type)}`, `one of ${codes.join(", ")}`, `${path}/type`, type);
     if (!sent || typeof sent.type !== "string" || !Number.isInteger(type) || sent.name !== got.name) continue;
     const known = byName.get(sent.type);
-    if (known !== undefined && known !== type) add(`Type name "${sent.type}" returned as two integers`, `${known} and ${type}`, "one integer per type name", `${path}/type`, type);
+    if (known !== undefined && known !== type) add("A type name returned as two integers", `"${sent.type}" -> ${known} and ${type}`, "one integer per type name", `${path}/type`, type);
     const other = byCode.get(type);
-    if (other !== undefined && other !== sent.type) add(`Type names "${other}" and "${sent.type}" both returned as ${type}`, `${other} -> ${type}, ${sent.type} -> ${type}`, "different integers for different type names", `${path}/type`, type);
+    if (other !== undefined && other !== sent.type) add("Two type names returned as the same integer", `"${other}" -> ${type}, "${sent.type}" -> ${type}`, "different integers for different type names", `${path}/type`, type);
     byName.set(sent.type, type);
     byCode.set(type, sent.type);
   }

@@ -10,12 +10,12 @@ export const listingPageSize: Check = (ex) => {
     out.push(violation(ex, { check: "listing_page_size", severity: "error", title, received, documented, instancePath }));
   const askedPage = Number(ex.request.query.page ?? 1);
   const askedSize = Number(ex.request.query.pageSize ?? 30);
-  if (page.page !== askedPage) add("Wrong page returned", `page: ${page.page}`, `page: ${askedPage} (as asked)`, "/data/page");
+  if (page.page !== askedPage) add("Wrong page returned", `page: ${page.page} for page=${askedPage}`, "the page asked for", "/data/page");
   // The maximum page size is not shown: a server may cap a large pageSize, but never exceed it, and 30 (the default) must fit.
   if (page.page_size > askedSize || (askedSize <= 30 && page.page_size !== askedSize))
-    add("page_size does not honour pageSize", `page_size: ${page.page_size}`, `page_size: ${askedSize} (or less, when above the server's maximum)`, "/data/page_size");
+    add("page_size does not honour pageSize", `page_size: ${page.page_size} for pageSize=${askedSize}`, "page_size = pageSize (or less above the server's maximum, which is not shown; 30 always fits)", "/data/page_size");
   const expected = Math.max(0, Math.min(page.page_size, page.total_records - (page.page - 1) * page.page_size));
   if (page.results.length !== expected)
-    add("Wrong number of results on the page", `${page.results.length} results`, `min(page_size, total_records - (page - 1) * page_size) = ${expected}`, "/data/results");
+    add("Wrong number of results on the page", `${page.results.length} results (the formula gives ${expected})`, "min(page_size, total_records - (page - 1) * page_size) results", "/data/results");
   return out;
 };
