@@ -122,7 +122,7 @@ export class WebautoClient {
    * in constant memory. Stops at `total_pages`, and safely on an empty, short or repeated page (see
    * `stopReason`). `iterPages()` on the result yields whole pages.
    */
-  iterateBrowserRequests(filters: Omit<BrowserRequestFilters, "page"> & { page?: number } = {}, opts: RequestOptions = {}): BrowserRequestPager {
+  iterateBrowserRequests(filters: BrowserRequestFilters = {}, opts: RequestOptions = {}): BrowserRequestPager {
     checkFilters(filters);
     return new BrowserRequestPager((page) => this.listBrowserRequests({ ...filters, page }, opts), filters.page ?? 1, filters.pageSize, this.#logger);
   }
@@ -132,6 +132,7 @@ export class WebautoClient {
     return { baseUrl: this.baseUrl, apiKey: "***", timeoutMs: this.#options.timeoutMs, maxRetries: this.#options.maxRetries };
   }
 
+  /** What `util.inspect` and `console.log` show in Node: the base URL, never the key. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return `WebautoClient { baseUrl: '${this.baseUrl}', apiKey: '***' }`;
   }
