@@ -121,7 +121,7 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   if (typeof apiKey !== "string" || /[\r\n]/.test(apiKey) || apiKey.trim() !== apiKey) {
     throw new ArgumentError("apiKey", "must be a string without line breaks or surrounding spaces");
   }
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const fetchImpl = options.fetch ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined);
   if (typeof fetchImpl !== "function") throw new ArgumentError("fetch", "must be a function (no global fetch found)");
   const headers: Record<string, string> = { "User-Agent": options.userAgent ?? `webauto-api/${VERSION}` };
   for (const [name, value] of Object.entries(options.headers ?? {})) {

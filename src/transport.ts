@@ -101,6 +101,7 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
       // The sitemap POST costs a credit and its 408 already took 60 s: conservative unless the caller says otherwise.
       const mode = call.retryMode ?? (method === "POST" && /\/v1\/site\/map$/.test(path) ? "conservative" : "standard");
       const wait = config.sleep ?? defaultSleep;
+      const fetchImpl = config.fetch; // called unbound: browsers throw "Illegal invocation" for fetch with another `this`
 
       for (let attempt = 1; ; attempt++) {
         config.logger?.debug?.(`webauto-api: ${method} ${safeUrl(request.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`);
@@ -109,7 +110,7 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
         let failure: Error | undefined;
         let response: Response | undefined;
         try {
-          const res = await config.fetch(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect });
+          const res = await fetchImpl(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect });
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
           response = bodyMode === "meta" && res.ok ? res : rebuild(res, buffer);
           META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
