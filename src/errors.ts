@@ -77,6 +77,8 @@ export class ApiError extends WebautoError {
   }
 }
 
+/** A 3xx (or a browser's opaque redirect, status 0): not followed, so the key never goes to another address. */
+export class RedirectNotFollowedError extends ApiError { override name = "RedirectNotFollowedError"; }
 /** 400: the service rejected the request (e.g. invalid query parameters). */
 export class BadRequestError extends ApiError { override name = "BadRequestError"; }
 /** 401: missing or invalid API key. */
@@ -106,6 +108,10 @@ export function makeApiError(init: ApiErrorInit): ApiError {
   const s = init.status;
   if (sitemap && s === 408) return new RequestTimeoutError(init, "sitemap timed out after 60 s");
   if (sitemap && s === 503) return new SiteUnavailableError(init, "site unavailable");
+  if (s === 0 || (s >= 300 && s < 400)) {
+    const location = init.headers.get("location");
+    return new RedirectNotFollowedError(init, `redirect${location ? ` to ${location}` : ""} not followed (the API key is never sent to another address; fix baseUrl instead)`);
+  }
   if (s === 400) return new BadRequestError(init);
   if (s === 401) return new AuthenticationError(init);
   if (s === 403) return new PermissionDeniedError(init);

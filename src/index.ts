@@ -22,6 +22,7 @@ export {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectNotFollowedError,
   RequestAbortedError,
   RequestTimeoutError,
   ResponseValidationError,

@@ -3,7 +3,7 @@
  * deadline per attempt, buffering of the body inside that deadline, and retries. openapi-fetch's
  * middleware cannot re-send a request (its issues #1122, #2075), so retries live here.
  */
-import { ConnectionError, RequestAbortedError, TimeoutError, ArgumentError } from "./errors.js";
+import { ArgumentError, ConnectionError, RequestAbortedError, TimeoutError, makeApiError } from "./errors.js";
 import { formatHeaders, safeUrl } from "./redact.js";
 import { retryDelayMs, shouldRetry, sleep as defaultSleep, type AttemptOutcome, type RetryMode } from "./retry.js";
 import { startAttemptSignal } from "./timeout.js";
@@ -70,6 +70,13 @@ export function exchangeMeta(response: Response): ExchangeMeta | undefined {
 }
 
 const DECODER = new TextDecoder();
+
+/** A browser's opaque answer to `redirect: "manual"` (status 0, no Location to report). */
+class RedirectRefused extends Error {
+  constructor(readonly response: Response) {
+    super("opaque redirect");
+  }
+}
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
@@ -110,12 +117,18 @@ export function createTransport(config: TransportConfig): (call?: RequestOptions
         let failure: Error | undefined;
         let response: Response | undefined;
         try {
-          const res = await fetchImpl(request.url, { method, headers, body, signal: deadline.signal, redirect: request.redirect });
+          // Redirects are never followed: fetch keeps custom headers on a cross-origin redirect, so the key
+          // would go to whatever address (even plain http:) the Location names.
+          const res = await fetchImpl(request.url, { method, headers, body, signal: deadline.signal, redirect: "manual" });
+          if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused(res);
           const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
           response = bodyMode === "meta" && res.ok ? res : rebuild(res, buffer);
           META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
           outcome = { kind: "response", status: res.status, headers: res.headers };
         } catch (err) {
+          if (err instanceof RedirectRefused) {
+            throw makeApiError({ status: 0, statusText: "opaque redirect", body: "", headers: new Headers(), method, path, attempts: attempt });
+          }
           if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
           if (deadline.timedOut()) {
             outcome = { kind: "timeout" };

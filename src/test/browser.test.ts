@@ -37,6 +37,7 @@ describe.skipIf(!haveChromium)("in headless Chromium", () => {
       if (url.pathname === "/client.js") { res.writeHead(200, { "content-type": "text/javascript" }); return res.end(bundle); }
       if (req.headers["x-api-key"] !== API_KEY) return sendJson(res, 401, { code: "unauthorized", message: "no key" });
       const ids = url.searchParams.get("ids");
+      if (ids === "brq_redirect") { res.writeHead(302, { location: "http://localhost:9/v1/browser/requests" }); return res.end(); }
       if (ids === "brq_slow") return void setTimeout(() => sendJson(res, 200, listing([], 1, 30, 0, 0)), 2_000);
       if (ids === "brq_flaky" && ++attemptsOn503 === 1) return sendJson(res, 503, { code: "busy", message: "later" }, { "retry-after": "0" });
       return sendJson(res, 200, listing([browserRequest("brq_A1")], 1, 30, 1, 1));
@@ -48,7 +49,7 @@ describe.skipIf(!haveChromium)("in headless Chromium", () => {
     await server?.close();
   });
 
-  it("lists, retries a 503, times out, and maps 401, with only browser APIs", async () => {
+  it("lists, retries a 503, times out, refuses a redirect and maps 401, with only browser APIs", async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     // A module script tag, not import() inside evaluate (vitest would rewrite that import).
@@ -64,11 +65,12 @@ describe.skipIf(!haveChromium)("in headless Chromium", () => {
         ids: page.results.map((r: { id: string }) => r.id),
         flaky: flaky.total_records,
         timeout: await name(client.listBrowserRequests({ ids: ["brq_slow"] }, { timeoutMs: 100, maxRetries: 0 })),
+        redirect: await name(client.listBrowserRequests({ ids: ["brq_redirect"] })),
         auth: await name(mod.createClient({ baseUrl: base, apiKey: "wrong" }).listBrowserRequests()),
         duration: mod.parseDuration("00:00:04.5297660"),
       };
     }, { base: server.url, key: API_KEY });
-    expect(result).toEqual({ ids: ["brq_A1"], flaky: 1, timeout: "TimeoutError true", auth: "AuthenticationError true", duration: 4529.766 });
+    expect(result).toEqual({ ids: ["brq_A1"], flaky: 1, timeout: "TimeoutError true", redirect: "RedirectNotFollowedError true", auth: "AuthenticationError true", duration: 4529.766 });
     expect(attemptsOn503).toBe(2);
     expect(server.requests.filter((r) => r.url.startsWith("/v1/")).map((r) => r.url)).toContain("/v1/browser/requests?status=completed,failed");
   });

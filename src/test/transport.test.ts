@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError, BadRequestError, ConnectionError, createClient, InternalServerError, NotFoundError, RateLimitError,
-  RequestAbortedError, RequestTimeoutError, ResponseValidationError, SiteUnavailableError, TimeoutError, type ClientOptions,
+  RedirectNotFollowedError, RequestAbortedError, RequestTimeoutError, ResponseValidationError, SiteUnavailableError, TimeoutError, type ClientOptions,
 } from "../index.js";
 import { API_KEY, expectNoSecretRecorded, recordingLogger, recordingSleep, rejection } from "./support/secrets.js";
 import { browserRequest, listing, sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
@@ -303,6 +303,21 @@ describe("auth and the wire", () => {
     const { client } = await setup((req, res) => sendJson(res, req.method === "PUT" ? 404 : 429, { code: "x", message: "y" }));
     expect(await rejection(client.updateSchema("dsc_x", { fields: [] }))).toBeInstanceOf(NotFoundError);
     expect(await rejection(client.listBrowserRequests())).toBeInstanceOf(RateLimitError);
+  });
+});
+
+describe("redirects", () => {
+  it("never follows a redirect, so the key cannot go to the Location's address", async () => {
+    const elsewhere = await startServer((_req, res) => sendJson(res, 200, okListing));
+    servers.push(elsewhere);
+    const target = elsewhere.url.replace("127.0.0.1", "localhost") + "/v1/browser/requests";
+    const { server, client } = await setup((_req, res) => { res.writeHead(302, { location: target }); res.end(); });
+    const err = (await rejection(client.listBrowserRequests())) as RedirectNotFollowedError;
+    expect(err).toBeInstanceOf(RedirectNotFollowedError);
+    expect(err.status).toBe(302);
+    expect(err.message).toContain(`redirect to ${target} not followed`);
+    expect(server.requests).toHaveLength(1);
+    expect(elsewhere.requests).toHaveLength(0);
   });
 });
 
