@@ -19,13 +19,13 @@ beforeAll(async () => {
     if (req.method === "POST") return sendJson(res, 408, { code: "request_timeout", message: echo }, { "x-echo-key": String(req.headers["x-api-key"]) });
     if (req.method === "PUT") return sendJson(res, 200, { fields: [{ name: "other", type: 1, description: echo, fields: [] }] });
     if (mode === "brq_reset") return req.socket.destroy();
-    if (mode === "brq_slow") return void setTimeout(() => sendJson(res, 200, {}), 1_000);
+    if (mode === "brq_slow") return void setTimeout(() => sendJson(res, 200, {}), 3_000);
     if (mode === "brq_html") { res.writeHead(500, { "content-type": "text/html" }); return res.end(`<html>${echo}</html>`); }
     if (mode === "brq_badjson") { res.writeHead(200); return res.end(`{${echo}`); }
     for (const status of [400, 401, 403, 404, 409, 422, 429, 503]) if (mode === `brq_s${status}`) return sendJson(res, status, { code: `c${status}`, message: echo });
     return sendJson(res, 418, { message: echo });
   });
-  client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 100, sleep: recordingSleep().sleep, logger });
+  client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 400, sleep: recordingSleep().sleep, logger });
 });
 afterAll(async () => {
   await server?.close();

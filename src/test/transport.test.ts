@@ -137,8 +137,8 @@ describe("timeouts", () => {
   });
 
   it("starts the deadline when the request starts, not when the client is created (openapi-fetch #2567)", async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 200, okListing), { timeoutMs: 200, maxRetries: 0 });
-    await new Promise((r) => setTimeout(r, 300));
+    const { client } = await setup((_req, res) => sendJson(res, 200, okListing), { timeoutMs: 500, maxRetries: 0 });
+    await new Promise((r) => setTimeout(r, 600));
     await expect(client.listBrowserRequests()).resolves.toMatchObject({ total_records: 1 });
   });
 
