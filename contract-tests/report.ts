@@ -78,7 +78,8 @@ export function dedupe(violations: ReadonlyArray<Violation>): Array<{ violation:
 /** The JSON report written to reports/contract-report.json. */
 export interface JsonReport {
   target: { kind: string; baseUrl: string; strict: boolean };
-  summary: { errors: number; warnings: number; skippedTests: number; failedChecks: string[] };
+  /** Distinct findings (errors, warnings) and how often they occurred across all exchanges. */
+  summary: { errors: number; warnings: number; occurrences: number; skippedTests: number; failedChecks: string[] };
   violations: Array<Violation & { test: string; count: number }>;
   skipped: Array<{ test: string; operation: OperationId; reason: string }>;
 }
@@ -92,7 +93,7 @@ export function buildJsonReport(target: JsonReport["target"], records: ReadonlyA
   const errors = violations.filter((v) => v.severity === "error");
   return {
     target,
-    summary: { errors: errors.length, warnings: violations.length - errors.length, skippedTests: skipped.length, failedChecks: [...new Set(errors.map((v) => v.check))].sort() },
+    summary: { errors: errors.length, warnings: violations.length - errors.length, occurrences: found.length, skippedTests: skipped.length, failedChecks: [...new Set(errors.map((v) => v.check))].sort() },
     violations,
     skipped,
   };
@@ -111,6 +112,6 @@ export function formatReport(report: JsonReport): string {
     for (const s of skips) out.push(`  - ${s.test}: ${s.reason}`);
   }
   const s = report.summary;
-  out.push("", `Summary: ${s.errors} error(s), ${s.warnings} warning(s), ${s.skippedTests} skipped test(s)${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`);
+  out.push("", `Summary: ${s.errors} error(s), ${s.warnings} warning(s) (distinct findings; ${s.occurrences} occurrences), ${s.skippedTests} skipped test(s)${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`);
   return out.join("\n");
 }
