@@ -124,7 +124,7 @@ export interface components {
              * @default 0
              * @example 3600
              */
-            max_cache_age: number | null;
+            max_cache_age?: number | null;
         };
         /** @description The result of a sitemap request. */
         SitemapRequestResponse: {

@@ -23,7 +23,8 @@ const BANNER = `/**
 
 /** Renders the TypeScript types for the current document. */
 export async function renderTypes(specPath: string): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false });
+  // defaultNonNullable off: a property with a default (max_cache_age) stays optional in request types.
+  const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false, defaultNonNullable: false });
   return BANNER + "\n" + astToString(ast);
 }
 

@@ -69,10 +69,9 @@ server.listen(0, "127.0.0.1", async () => {
     expect(String(result.validation)).toMatch(/needs the optional packages ajv@8 and ajv-formats@3|ResponseValidationError/);
   });
 
-  // dist/types.d.ts imports ../generated/schema.js, so the declarations are complete only when package.json
-  // "files" lists "generated" (requested in the client's report); until then this test reports itself skipped.
-  it("type-checks a consumer against the packed declarations", (ctx) => {
-    ctx.skip(!packed.includes("generated/schema.d.ts"), 'package.json "files" does not include generated/schema.d.ts yet');
+  // dist/types.d.ts imports ../generated/schema.js, so package.json "files" must ship generated/schema.d.ts.
+  it("type-checks a consumer against the packed declarations", () => {
+    expect(packed).toContain("generated/schema.d.ts");
     writeFileSync(
       join(scratch, "check.ts"),
       `import { createClient, type BrowserRequest, type SitemapResponse } from "webauto-api";
@@ -83,7 +82,22 @@ void ids; void links;
 `,
     );
     const tsc = join(root, "node_modules/typescript/bin/tsc");
-    const args = [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--lib", "es2022,dom", "--types", "", "check.ts"];
-    expect(() => run(process.execPath, args, scratch)).not.toThrow();
+    const tsconfig = (file: string) =>
+      JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: [file] });
+    writeFileSync(join(scratch, "tsconfig.json"), tsconfig("check.ts"));
+    expect(() => run(process.execPath, [tsc, "-p", "tsconfig.json"], scratch)).not.toThrow();
+    // The declarations are real types, not `any`: a wrong use is a compile error.
+    writeFileSync(join(scratch, "wrong.ts"), `import { createClient } from "webauto-api";
+const client = createClient({ baseUrl: "https://api.example.com", apiKey: "k" });
+export const n: Promise<number> = client.mapSite({ url: "https://x" }).then((s) => s.links);
+`);
+    writeFileSync(join(scratch, "tsconfig.wrong.json"), tsconfig("wrong.ts"));
+    let compilerOutput = "";
+    try {
+      run(process.execPath, [tsc, "-p", "tsconfig.wrong.json"], scratch);
+    } catch (err) {
+      compilerOutput = String((err as { stdout?: string }).stdout);
+    }
+    expect(compilerOutput).toMatch(/wrong\.ts.*error TS2322/);
   });
 });
