@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { startPrism } from "./lib/prism.js";
 import { FAULTS, type Fault } from "../contract-tests/fault-server/faults.js";
 import { FAULT_SERVER_KEY, startFaultServer } from "../contract-tests/fault-server/server.js";
-import { limited, runSuite } from "../contract-tests/self-tests/run-suite.js";
+import { limited, runSuite } from "../contract-tests/spawn-suite.js";
 
 interface Row {
   variant: string;

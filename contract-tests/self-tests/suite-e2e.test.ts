@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULTS, type Fault } from "../fault-server/faults.js";
 import { FAULT_SERVER_KEY, startFaultServer, type FaultServer } from "../fault-server/server.js";
-import { limited, runSuite, type SuiteRun } from "./run-suite.js";
+import { limited, runSuite, type SuiteRun } from "../spawn-suite.js";
 
 const SCHEMA_ID = "dsc_contractSuiteSelfTest1";
 const runs = new Map<string, SuiteRun>();
