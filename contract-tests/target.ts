@@ -67,11 +67,13 @@ export function createTarget(settings: Pick<Settings, "kind" | "baseUrl" | "apiK
     const request = { method: spec.method, url, path: spec.path, query: spec.query ?? {}, headers: shown, bodyText, json: spec.json };
     const started = Date.now();
     try {
-      let res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+      // Never follow redirects: fetch would carry X-API-Key to the Location. A 3xx is reported as received.
+      const init = () => ({ method: spec.method, headers: wire, body: bodyText, redirect: "manual" as const, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+      let res = await fetch(url, init());
       // Rate limits are not part of the contract (seed section 8: not shown): wait and retry a few times.
       for (let attempt = 0; res.status === 429 && attempt < MAX_RATE_LIMIT_RETRIES; attempt++) {
         await new Promise((r) => setTimeout(r, retryDelayMs(res.headers.get("retry-after"), attempt)));
-        res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
+        res = await fetch(url, init());
       }
       const text = redact(await res.text(), settings.apiKey);
       let json: unknown;

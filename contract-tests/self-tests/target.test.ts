@@ -29,6 +29,21 @@ describe("redaction of the API key", () => {
 
 });
 
+describe("redirects", () => {
+  it("does not follow a redirect, so the key never reaches the Location, and records the 3xx", async () => {
+    const seen: Array<string | undefined> = [];
+    const elsewhere = createServer((req, res) => (seen.push(req.headers["x-api-key"] as string | undefined), res.writeHead(200).end("{}")));
+    await new Promise<void>((r) => elsewhere.listen(0, "127.0.0.1", r));
+    const redirecting = createServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/steal` }).end());
+    await new Promise<void>((r) => redirecting.listen(0, "127.0.0.1", r));
+    const target = createTarget({ kind: "live", baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, apiKey: SECRET });
+    const ex = await target.send({ operation: "listBrowserRequests", method: "GET", path: "/v1/browser/requests" });
+    await Promise.all([elsewhere, redirecting].map((s) => new Promise<void>((r) => s.close(() => r()))));
+    expect(ex.response.status).toBe(302);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("transport failures", () => {
   it("turns a refused connection into a status-0 exchange instead of throwing", async () => {
     const server = createServer();
