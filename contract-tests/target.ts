@@ -18,6 +18,9 @@ export interface RequestSpec {
   headers?: Record<string, string>;
 }
 
+/** The User-Agent of every request the suite sends. */
+export const USER_AGENT = "webauto-api-contract-suite/1.0";
+
 /** A key no real account has; it is not a secret, so reports print it. */
 export const WRONG_API_KEY = "contract-suite-wrong-key-0000";
 
@@ -57,7 +60,8 @@ export function createTarget(settings: Pick<Settings, "kind" | "baseUrl" | "apiK
     const search = new URLSearchParams(spec.query ?? {}).toString();
     const url = `${settings.baseUrl}${spec.path}${search ? `?${search}` : ""}`;
     const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    const headers: Record<string, string> = { accept: "application/json", ...(spec.headers ?? {}) };
+    // A named User-Agent: the live edge answers some default client agents with a bare 403.
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
     if (bodyText !== undefined) headers["content-type"] ??= "application/json";
     const key = spec.key ?? "valid";
     const wire = { ...headers };

@@ -2,7 +2,8 @@
  * A small, correct in-memory implementation of the three operations on 127.0.0.1, which can inject faults.
  * The base URL `${url}/variant/<fault>[+<fault>...]` serves the faults named; `${url}/variant/conforming`
  * serves none. Its own choices where the seed leaves things open: 401 for a missing key, 403 for a wrong
- * one, a maximum page size of 100, extra response members, 422 for an invalid schema body.
+ * one, a maximum page size of 100, extra response members, 422 for an invalid schema body, 404 for an
+ * unknown browser request id in `ids`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -78,6 +79,8 @@ function listing(q: URLSearchParams, faults: Faults): Reply {
   if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
   if (bad && !faults.has("accepts-invalid-input")) return { status: 400, body: { message: "Invalid query parameters" } };
   if (faults.has("rejects-valid-input") && (status?.length ?? 0) > 1) return { status: 400 };
+  // Its own choice where the seed is silent: a well-formed id that does not exist is a 404.
+  if (!bad && ids?.some((id) => !RECORDS.some((r) => r.id === id))) return { status: 404, body: { message: "unknown browser request id" } };
   const p = Math.max(1, page ?? 1);
   const s = Math.min(MAX_PAGE_SIZE, Math.max(1, size ?? 30));
   const matching = RECORDS.filter((r) => (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) && (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)));
