@@ -65,9 +65,10 @@ describe("listBrowserRequests (GET /v1/browser/requests)", () => {
     v.finish();
   });
 
-  it("rejects query parameters the seed rules out (page 0, non-integers, an unknown state, a malformed id) with a 4xx", async (t) => {
+  it("rejects query parameters the seed rules out (page 0, non-integers, an unknown state) with a 4xx", async (t) => {
     const v = verdict(t);
-    const invalid: Array<Record<string, string>> = [{ page: "0" }, { page: "first" }, { pageSize: "many" }, { status: "finished" }, { status: "completed,archived" }, { ids: "12345" }];
+    // Not demanded: a malformed id in `ids` (the seed names the brq_ format, not its rejection) or a huge pageSize.
+    const invalid: Array<Record<string, string>> = [{ page: "0" }, { page: "first" }, { pageSize: "many" }, { status: "finished" }, { status: "completed,archived" }];
     for (const query of invalid) v.check(await target.send(listingRequest(query)), [], { intent: "rejection" });
     v.finish();
   });
