@@ -51,6 +51,7 @@ describe("the whole suite against the fault-injecting server", () => {
     expect(run.code, run.output.slice(-3000)).toBe(0);
     expect(run.report!.summary).toMatchObject({ errors: 0, skippedTests: 0 });
     expect(run.report!.summary.warnings).toBeGreaterThan(0); // the extra members are reported, not failed
+    expect(run.reportFiles()).toContain('<property name="warning" value="undocumented_properties: Undocumented property');
   });
 
   it("fails the conforming server under CONTRACT_STRICT=1 because of its undocumented members", () => {
@@ -101,5 +102,6 @@ describe("npm run contract against the Prism mock", () => {
     for (const op of ["createSitemapRequest", "updateDataSchema", "listBrowserRequests"]) expect(run.output).toContain(`== ${op}`);
     expect(run.output).toMatch(/refuses listBrowserRequests with a wrong API key with a 4xx: skipped: needs a live target/);
     expect(run.output).toMatch(/\d+ passed, 0 failed, \d+ skipped/);
+    expect(run.reportFiles()).toContain('<property name="skip-reason" value="skipped: needs a live target">');
   });
 });

@@ -16,15 +16,15 @@ describe("authentication (X-API-Key on every operation)", () => {
     it(`refuses ${name} without an API key with a 4xx`, async (t) => {
       const v = verdict(t);
       v.check(await target.send({ ...request, key: "none" }), [], { intent: "no-key" });
-      v.finish();
+      await v.finish();
     });
 
     it(`refuses ${name} with a wrong API key with a 4xx`, async (t) => {
       // Prism's mock accepts any non-empty key, so only a live server can show a wrong key is refused.
-      skipUnless(t, !isMock, request.operation);
+      await skipUnless(t, !isMock, request.operation);
       const v = verdict(t);
       v.check(await target.send({ ...request, key: "wrong" }), [], { intent: "wrong-key" });
-      v.finish();
+      await v.finish();
     });
   }
 });

@@ -17,11 +17,11 @@ describe("listBrowserRequests (GET /v1/browser/requests)", () => {
   it("answers the unfiltered listing with page 1, page size 30, error null and consistent paging", async (t) => {
     const v = verdict(t);
     v.check(await target.send(listingRequest()), [...PAGING, "listing_defaults"]);
-    v.finish();
+    await v.finish();
   });
 
   it(`walks up to ${MAX_PAGES} pages that do not overlap and together hold total_records records`, async (t) => {
-    skipUnless(t, !isMock, OP);
+    await skipUnless(t, !isMock, OP);
     const v = verdict(t);
     const first = listingPage(v.check(await target.send(listingRequest()), PAGING));
     const pageSize = Math.min(30, Math.max(2, Math.ceil(Number(first?.total_records ?? 0) / MAX_PAGES)));
@@ -33,26 +33,26 @@ describe("listBrowserRequests (GET /v1/browser/requests)", () => {
       if (!data || page >= Number(data.total_pages)) break;
     }
     v.check(pages.at(-1)!, ["listing_pages_disjoint"], { related: pages });
-    v.finish();
+    await v.finish();
   });
 
   it("honours the status filter, one state at a time and two together", async (t) => {
-    skipUnless(t, !isMock, OP);
+    await skipUnless(t, !isMock, OP);
     const v = verdict(t);
     const states = schemaEnum("BrowserRequestState") as string[];
     for (const status of [...states, states.slice(2).join(",")]) v.check(await target.send(listingRequest({ status })), FILTERS);
-    v.finish();
+    await v.finish();
   });
 
   it("honours the ids filter, returning exactly the existing ids asked for", async (t) => {
-    skipUnless(t, !isMock, OP);
+    await skipUnless(t, !isMock, OP);
     const v = verdict(t);
     const first = listingPage(v.check(await target.send(listingRequest()), PAGING));
     const ids = listingResults(first ?? {}).map((r) => String(r.id)).slice(0, 3);
-    skipUnless(t, ids.length > 0, OP, "skipped: needs browser requests on the account");
+    await skipUnless(t, ids.length > 0, OP, "skipped: needs browser requests on the account");
     v.check(await target.send(listingRequest({ ids: ids.join(",") })), FILTERS, { expectIds: ids });
     v.check(await target.send(listingRequest({ ids: ids[0]! })), FILTERS, { expectIds: ids.slice(0, 1) });
-    v.finish();
+    await v.finish();
   });
 
   it("accepts valid generated filter and paging queries with documented responses", async (t) => {
@@ -62,7 +62,7 @@ describe("listBrowserRequests (GET /v1/browser/requests)", () => {
     // A live server may answer unknown ids as it likes (not shown), so live queries ask for existing ids only.
     const known = isMock ? undefined : listingResults(listingPage(await target.send(listingRequest())) ?? {}).map((r) => String(r.id));
     for (const query of sample(listingQuery(known))) v.check(await target.send(listingRequest(query)), [...checks]);
-    v.finish();
+    await v.finish();
   });
 
   it("rejects query parameters the seed rules out (page 0, non-integers, an unknown state) with a 4xx", async (t) => {
@@ -70,6 +70,6 @@ describe("listBrowserRequests (GET /v1/browser/requests)", () => {
     // Not demanded: a malformed id in `ids` (the seed names the brq_ format, not its rejection) or a huge pageSize.
     const invalid: Array<Record<string, string>> = [{ page: "0" }, { page: "first" }, { pageSize: "many" }, { status: "finished" }, { status: "completed,archived" }];
     for (const query of invalid) v.check(await target.send(listingRequest(query)), [], { intent: "rejection" });
-    v.finish();
+    await v.finish();
   });
 });

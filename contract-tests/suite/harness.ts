@@ -5,6 +5,7 @@ import { readSettings } from "../config.js";
 import { createTarget } from "../target.js";
 import { RESPONSE_CHECKS, runChecks, type CheckId } from "../checks/index.js";
 import { appendRecords, formatViolation, type RecordLine } from "../report.js";
+import { redact } from "../redact.js";
 import { schemaExample } from "../requests.js";
 import type { CheckContext, Exchange, OperationId, Violation } from "../types.js";
 
@@ -19,6 +20,9 @@ export const isMock = settings.kind === "mock";
 
 /** The reason printed for checks that only a real server's state can answer. */
 export const NEEDS_LIVE = "skipped: needs a live target";
+
+/** At most this many distinct warnings are attached to one test as annotations. */
+const MAX_WARNING_ANNOTATIONS = 20;
 
 /** Checks that gate themselves on the intent of the request, so they run on every exchange. */
 const INTENT_CHECKS: CheckId[] = ["positive_data_acceptance", "negative_data_rejection", "ignored_auth"];
@@ -42,10 +46,15 @@ export class Verdict {
     return ex;
   }
 
-  /** Records every finding; throws the formatted errors so the test fails with the report as its message. */
-  finish(): void {
+  /**
+   * Records every finding, annotates the test with its warnings (they reach the JUnit file as properties),
+   * and throws the formatted errors so the test fails with the report as its message.
+   */
+  async finish(): Promise<void> {
     const test = this.t.task.name;
     appendRecords(settings.reportsDir, recordFile(this.t), this.violations.map((violation): RecordLine => ({ kind: "violation", test, violation })), settings.apiKey);
+    const warnings = new Set(this.violations.filter((v) => v.severity === "warning").map((v) => `${v.check}: ${v.title}`));
+    for (const warning of [...warnings].slice(0, MAX_WARNING_ANNOTATIONS)) await this.t.annotate(redact(warning, settings.apiKey), "warning");
     const errors = this.violations.filter((v) => v.severity === "error");
     if (errors.length > 0) throw new Error(`${errors.length} contract violation(s):\n${errors.map((v) => formatViolation(v)).join("\n")}`);
   }
@@ -56,9 +65,11 @@ export function verdict(t: TestContext): Verdict {
   return new Verdict(t);
 }
 
-/** Skips the test with `reason` (recorded for the report) when `condition` holds. */
-export function skipUnless(t: TestContext, condition: boolean, operation: OperationId, reason: string = NEEDS_LIVE): void {
+/** Skips the test unless `condition` holds, recording `reason` for the report and the JUnit file. */
+export async function skipUnless(t: TestContext, condition: boolean, operation: OperationId, reason: string = NEEDS_LIVE): Promise<void> {
   if (condition) return;
   appendRecords(settings.reportsDir, recordFile(t), [{ kind: "skip", test: t.task.name, operation, reason }], settings.apiKey);
+  // Vitest's JUnit reporter writes a bare <skipped/>; the annotation carries the reason as a property.
+  await t.annotate(reason, "skip-reason");
   t.skip(reason);
 }

@@ -12,23 +12,23 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
   it("answers a valid sitemap request with a documented response whose link_count matches its links", async (t) => {
     const v = verdict(t);
     v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl })), isMock ? SEMANTICS : LIVE_SEMANTICS);
-    v.finish();
+    await v.finish();
   });
 
   it("never serves from the cache when max_cache_age is omitted or 0, even right after a cached read", async (t) => {
-    skipUnless(t, !isMock, OP);
+    await skipUnless(t, !isMock, OP);
     const v = verdict(t);
     v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl, max_cache_age: 3600 })), SEMANTICS);
     v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl, max_cache_age: 0 })), LIVE_SEMANTICS);
     v.check(await target.send(sitemapRequest({ url: settings.sitemapUrl })), LIVE_SEMANTICS);
-    v.finish();
+    await v.finish();
   });
 
   it("answers an unreachable site with a documented error status and an error object", async (t) => {
-    skipUnless(t, !isMock, OP);
+    await skipUnless(t, !isMock, OP);
     const v = verdict(t);
     v.check(await target.send(sitemapRequest({ url: settings.unavailableUrl })), ["sitemap_unreachable"], { intent: "conforming", unreachableSite: true });
-    v.finish();
+    await v.finish();
   });
 
   it("accepts valid generated sitemap requests with documented responses and no server error", async (t) => {
@@ -36,7 +36,7 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
     // Each live call reads a real sitemap (1 credit, up to 60 s): a smaller sample there.
     for (const body of sample(sitemapBody(settings.sitemapUrl), isMock ? 10 : 4))
       v.check(await target.send(sitemapRequest(body)), [...(isMock ? SEMANTICS : LIVE_SEMANTICS)]);
-    v.finish();
+    await v.finish();
   });
 
   it("rejects bodies the seed rules out (missing url, wrong types, malformed JSON) with a 4xx", async (t) => {
@@ -45,6 +45,6 @@ describe("createSitemapRequest (POST /v1/site/map)", () => {
     const bodies = [{}, { url: 42 }, { url: null }, { url, max_cache_age: "an hour" }, { url, max_cache_age: 1.5 }, [url]];
     for (const body of bodies) v.check(await target.send(sitemapRequest(body)), [], { intent: "rejection" });
     v.check(await target.send(sitemapRequest(undefined, { rawBody: `{"url": "${url}"` })), [], { intent: "rejection" });
-    v.finish();
+    await v.finish();
   });
 });
