@@ -13,7 +13,7 @@ export const listingPagesDisjoint: Check = (ex, ctx) => {
       else seen.set(r.id, page.page);
     }
   const first = pages[0]!;
-  const complete = pages.length >= first.total_pages;
+  const complete = first.page_size > 0 && pages.length >= Math.ceil(first.total_records / first.page_size);
   if (complete && out.length === 0 && seen.size !== first.total_records)
     out.push(violation(ex, { check: "listing_pages_disjoint", severity: "error", title: "The pages together do not hold total_records records", received: `${seen.size} distinct records over ${pages.length} pages`, documented: `total_records: ${first.total_records}` }));
   return out;
