@@ -20,6 +20,7 @@ import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { schemaUpdateEcho } from "./schema-update-echo.js";
 import { sitemapCacheDisabled } from "./sitemap-cache-disabled.js";
 import { sitemapLinkCount } from "./sitemap-link-count.js";
+import { sitemapLinksSorted } from "./sitemap-links-sorted.js";
 import { sitemapUnreachable } from "./sitemap-unreachable.js";
 import { undocumentedProperties } from "./undocumented-properties.js";
 
@@ -42,6 +43,7 @@ export const CHECKS = {
   listing_ids_filter: listingIdsFilter,
   listing_pages_disjoint: listingPagesDisjoint,
   sitemap_link_count: sitemapLinkCount,
+  sitemap_links_sorted: sitemapLinksSorted,
   sitemap_cache_disabled: sitemapCacheDisabled,
   sitemap_unreachable: sitemapUnreachable,
   field_type_discrepancy: fieldTypeDiscrepancy,

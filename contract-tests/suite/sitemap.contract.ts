@@ -5,7 +5,7 @@ import { sitemapRequest } from "../requests.js";
 import { isMock, settings, skipUnless, target, verdict } from "./harness.js";
 
 const OP = "createSitemapRequest";
-const SEMANTICS: CheckId[] = ["sitemap_link_count"];
+const SEMANTICS: CheckId[] = ["sitemap_link_count", "sitemap_links_sorted"];
 const LIVE_SEMANTICS: CheckId[] = [...SEMANTICS, "sitemap_cache_disabled"];
 
 describe("createSitemapRequest (POST /v1/site/map)", () => {
