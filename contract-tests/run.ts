@@ -21,10 +21,19 @@ const CONFIG = fileURLToPath(new URL("./vitest.config.ts", import.meta.url));
 function runVitest(env: NodeJS.ProcessEnv, secret: string): Promise<number> {
   const cli = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
   const child = spawn(process.execPath, [cli, "run", "--config", CONFIG], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  // Vitest's own output passes through the redactor too: the key must not reach any log line.
-  child.stdout.on("data", (b: Buffer) => process.stdout.write(redact(b.toString(), secret)));
-  child.stderr.on("data", (b: Buffer) => process.stderr.write(redact(b.toString(), secret)));
-  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  // Vitest's own output passes through the redactor too, line by line (a chunk may split the key).
+  const pipe = (from: NodeJS.ReadableStream, to: NodeJS.WritableStream) => {
+    let pending = "";
+    from.on("data", (b: Buffer) => {
+      const lines = (pending + b.toString()).split("\n");
+      pending = lines.pop() ?? "";
+      if (lines.length) to.write(redact(lines.join("\n") + "\n", secret));
+    });
+    from.on("end", () => pending && to.write(redact(pending, secret)));
+  };
+  pipe(child.stdout, process.stdout);
+  pipe(child.stderr, process.stderr);
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
 async function main(): Promise<number> {
