@@ -28,7 +28,13 @@ async function recordingForwarder(upstream: string): Promise<{ url: string; flag
     for await (const c of req) chunks.push(c as Buffer);
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
-    const r = await fetch(upstream + (req.url ?? "/"), { method: req.method, headers, body });
+    let r: Response;
+    try {
+      r = await fetch(upstream + (req.url ?? "/"), { method: req.method, headers, body, redirect: "manual" });
+    } catch {
+      res.writeHead(502).end();
+      return;
+    }
     const text = await r.text();
     if (r.status === 500 && text.includes("prism/errors#VIOLATIONS")) {
       const problem = JSON.parse(text) as { validation?: Array<{ code?: string; message: string; location: string[] }> };
