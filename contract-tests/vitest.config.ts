@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // The contract suite itself (not the self-tests): run by contract-tests/run.ts, which sets the CONTRACT_* variables.
@@ -6,7 +7,7 @@ const reportsDir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports"
 
 export default defineConfig({
   test: {
-    root: resolve(import.meta.dirname, ".."),
+    root: fileURLToPath(new URL("..", import.meta.url)),
     include: ["contract-tests/suite/**/*.contract.ts"],
     reporters: ["default", "./scripts/summary-reporter.ts", ["junit", { outputFile: join(reportsDir, "contract-junit.xml"), suiteName: "contract" }]],
     // The sitemap may run 60 s per call (seed section 8) and a test makes several calls.
