@@ -1,5 +1,5 @@
 /** What the YAML document promises per operation: statuses, media types and response schemas. */
-import { SpecValidator, loadSpec, toPointer, resolvePointer, type OpenApiDocument } from "../scripts/lib/spec.js";
+import { SpecValidator, derefSchema, loadSpec, pointerSegment, toPointer, resolvePointer, type OpenApiDocument } from "../scripts/lib/spec.js";
 import type { OperationId } from "./types.js";
 
 /** Where each operation lives in the document. */
@@ -45,7 +45,7 @@ export function responseMedia(operation: OperationId, status: number): Array<{ m
   const content = resolvePointer(spec(), `${base}/content`) as Record<string, { schema?: unknown }> | undefined;
   return Object.entries(content ?? {}).map(([mediaType, media]) => ({
     mediaType,
-    schemaPointer: media.schema ? `${base}/content/${mediaType.replace(/~/g, "~0").replace(/\//g, "~1")}/schema` : undefined,
+    schemaPointer: media.schema ? `${base}/content/${pointerSegment(mediaType)}/schema` : undefined,
   }));
 }
 
@@ -59,13 +59,7 @@ export function requestExample(operation: OperationId): unknown {
 
 /** Resolves local `$ref`s (`#/...`) until a schema without one is reached; returns it and its pointer. */
 export function deref(schema: any, pointer: string): { schema: any; pointer: string } {
-  let cur = schema;
-  let at = pointer;
-  for (let hops = 0; cur && typeof cur === "object" && typeof cur.$ref === "string" && hops < 20; hops++) {
-    at = cur.$ref.replace(/^#/, "");
-    cur = resolvePointer(spec(), at);
-  }
-  return { schema: cur, pointer: at };
+  return derefSchema(spec(), schema, pointer);
 }
 
 /** The enum of a component schema, e.g. `schemaEnum("FieldTypeName")`. */

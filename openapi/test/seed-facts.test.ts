@@ -4,7 +4,7 @@
  * nullable turns one row red, named by the seed section it comes from.
  */
 import { describe, expect, test } from "vitest";
-import { loadSpec, resolvePointer, SpecValidator } from "../../scripts/lib/spec.js";
+import { derefSchema, loadSpec, resolvePointer, SpecValidator } from "../../scripts/lib/spec.js";
 
 const spec = loadSpec();
 const validator = new SpecValidator(spec);
@@ -14,9 +14,7 @@ type Schema = Record<string, any>;
 
 /** Follows `$ref` chains to the schema object they name. */
 function deref(schema: Schema): Schema {
-  let cur = schema;
-  for (let i = 0; cur && typeof cur.$ref === "string" && i < 20; i++) cur = resolvePointer(spec, cur.$ref.slice(1)) as Schema;
-  return cur;
+  return derefSchema(spec, schema).schema as Schema;
 }
 
 /** The JSON types a schema admits, merging `type` arrays and oneOf/anyOf branches; "any" when untyped. */

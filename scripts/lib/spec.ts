@@ -47,6 +47,17 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
   return cur;
 }
 
+/** Follows local `$ref`s (`#/...`) from `schema` (found at `pointer`) to a schema without one. */
+export function derefSchema(root: unknown, schema: any, pointer = ""): { schema: any; pointer: string } {
+  let cur = schema;
+  let at = pointer;
+  for (let hops = 0; cur && typeof cur === "object" && typeof cur.$ref === "string" && hops < 20; hops++) {
+    at = cur.$ref.replace(/^#/, "");
+    cur = resolvePointer(root, at);
+  }
+  return { schema: cur, pointer: at };
+}
+
 /** Compiles schemas of one document; `validator("/components/schemas/X")` is cached per pointer. */
 export class SpecValidator {
   readonly ajv: Ajv2020;
