@@ -26,7 +26,7 @@ beforeAll(async () => {
     ...(Object.keys(FAULTS) as Fault[]).map((f): [string, Record<string, string>] => [f, live(server.baseUrl(f))]),
   ];
   // Two cores are shared: at most three suites at a time.
-  const done = await limited(3, plans.map(([name, env]) => () => runSuite(env)));
+  const done = await limited(3, plans.map(([, env]) => () => runSuite(env)));
   plans.forEach(([name], i) => runs.set(name, done[i]!));
 }, 600_000);
 
