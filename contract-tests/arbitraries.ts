@@ -1,6 +1,6 @@
 /** fast-check arbitraries for valid requests, derived from the request schemas of the YAML document. */
 import fc from "fast-check";
-import { resolvePointer } from "../scripts/lib/spec.js";
+import { resolvePointer } from "../openapi/lib/spec.js";
 import { schemaEnum, spec } from "./spec-model.js";
 
 /** The fixed seed and bounded count of every generated sample (repeatable runs). */

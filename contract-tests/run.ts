@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startPrism, type PrismServer } from "../scripts/lib/prism.js";
+import { startPrism, type PrismServer } from "../openapi/lib/prism.js";
 import { readSettings, SettingsError } from "./config.js";
 import { redact } from "./redact.js";
 import { buildJsonReport, formatReport, readRecords, resetRecords } from "./report.js";

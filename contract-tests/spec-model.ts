@@ -1,5 +1,5 @@
 /** What the YAML document promises per operation: statuses, media types and response schemas. */
-import { SpecValidator, derefSchema, loadSpec, pointerSegment, toPointer, resolvePointer, type OpenApiDocument } from "../scripts/lib/spec.js";
+import { SpecValidator, derefSchema, loadSpec, pointerSegment, toPointer, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import type { OperationId } from "./types.js";
 
 /** Where each operation lives in the document. */

@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadSpec } from "./lib/spec.js";
+import { loadSpec } from "../openapi/lib/spec.js";
 
 const mode = process.argv[2] ?? "listing";
 const totalRecords = Number(process.env.TOTAL_RECORDS ?? 100_000);

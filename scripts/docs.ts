@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SPEC_PATH } from "./lib/prism.js";
+import { SPEC_PATH } from "../openapi/lib/spec.js";
 
 const require = createRequire(import.meta.url);
 

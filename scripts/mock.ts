@@ -2,7 +2,7 @@
  * `npm run mock`: serves the OpenAPI document with Prism on 127.0.0.1 until interrupted.
  * Port: `--port N`, or `MOCK_PORT`, default 4010.
  */
-import { startPrism } from "./lib/prism.js";
+import { startPrism } from "../openapi/lib/prism.js";
 
 const flag = process.argv.indexOf("--port");
 const port = Number(flag >= 0 ? process.argv[flag + 1] : process.env.MOCK_PORT ?? 4010);

@@ -1,5 +1,5 @@
 import type { Check, Violation } from "../types.js";
-import { SPEC_ID, resolvePointer } from "../../scripts/lib/spec.js";
+import { SPEC_ID, resolvePointer } from "../../openapi/lib/spec.js";
 import { isDocumentedStatus, responseMedia, specValidator } from "../spec-model.js";
 import { payload, payloadPrefix, show, violation } from "./helpers.js";
 

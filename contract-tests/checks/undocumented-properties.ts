@@ -1,7 +1,7 @@
 import type { Check } from "../types.js";
 import { isDocumentedStatus, responseMedia } from "../spec-model.js";
 import { undocumentedProperties as find } from "../undocumented.js";
-import { resolvePointer } from "../../scripts/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/spec.js";
 import { payload, payloadPrefix, show, violation } from "./helpers.js";
 
 /** Response members the document does not list: a warning, or an error under CONTRACT_STRICT=1. */

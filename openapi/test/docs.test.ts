@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildDocs } from "../../scripts/docs.js";
-import { loadSpec } from "../../scripts/lib/spec.js";
+import { loadSpec } from "../lib/spec.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);

@@ -3,7 +3,7 @@
  * every request body and every response with a body has one, and the validation is shown to bite.
  */
 import { describe, expect, test } from "vitest";
-import { loadSpec, SpecValidator, toPointer } from "../../scripts/lib/spec.js";
+import { loadSpec, SpecValidator, toPointer } from "../lib/spec.js";
 
 const spec = loadSpec();
 const validator = new SpecValidator(spec);

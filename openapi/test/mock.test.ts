@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../../scripts/lib/prism.js";
-import { loadSpec } from "../../scripts/lib/spec.js";
+import { freePort } from "../lib/prism.js";
+import { loadSpec } from "../lib/spec.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const spec = loadSpec();

@@ -4,7 +4,7 @@
  * nullable turns one row red, named by the seed section it comes from.
  */
 import { describe, expect, test } from "vitest";
-import { derefSchema, loadSpec, resolvePointer, SpecValidator } from "../../scripts/lib/spec.js";
+import { derefSchema, loadSpec, resolvePointer, SpecValidator } from "../lib/spec.js";
 
 const spec = loadSpec();
 const validator = new SpecValidator(spec);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPrism, type PrismServer } from "../../scripts/lib/prism.js";
-import { loadSpec } from "../../scripts/lib/spec.js";
+import { startPrism, type PrismServer } from "../../openapi/lib/prism.js";
+import { loadSpec } from "../../openapi/lib/spec.js";
 import { AuthenticationError, createClient, UnprocessableEntityError, type DataSchemaInput, type WebautoClient } from "../index.js";
 import { API_KEY, expectNoSecretRecorded, rejection } from "./support/secrets.js";
 

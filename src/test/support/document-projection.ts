@@ -4,7 +4,7 @@
  * compares the two; `UPDATE_DOCUMENT_SCHEMAS=1 npx vitest run src/test/validation.test.ts`
  * rewrites the file.
  */
-import { loadSpec } from "../../../scripts/lib/spec.js";
+import { loadSpec } from "../../../openapi/lib/spec.js";
 
 const ANNOTATIONS = new Set(["description", "examples", "example", "summary", "title", "$comment", "deprecated"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs"]);

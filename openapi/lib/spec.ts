@@ -7,12 +7,15 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
-import { SPEC_PATH } from "./prism.js";
+import { fileURLToPath } from "node:url";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
 const addFormats: AddFormats =
   (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+
+/** Absolute path of the project's OpenAPI document (the source of truth). */
+export const SPEC_PATH = fileURLToPath(new URL("../openapi.yaml", import.meta.url));
 
 /** The parsed document, as plain JSON data. */
 export type OpenApiDocument = Record<string, any>;

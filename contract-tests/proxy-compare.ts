@@ -8,10 +8,10 @@ import { createServer, type IncomingMessage } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import { startPrism } from "./lib/prism.js";
-import { FAULTS, type Fault } from "../contract-tests/fault-server/faults.js";
-import { FAULT_SERVER_KEY, startFaultServer } from "../contract-tests/fault-server/server.js";
-import { limited, runSuite } from "../contract-tests/spawn-suite.js";
+import { startPrism } from "../openapi/lib/prism.js";
+import { FAULTS, type Fault } from "./fault-server/faults.js";
+import { FAULT_SERVER_KEY, startFaultServer } from "./fault-server/server.js";
+import { limited, runSuite } from "./spawn-suite.js";
 
 interface Row {
   variant: string;

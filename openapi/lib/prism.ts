@@ -6,12 +6,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { SPEC_PATH } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
-/** Absolute path of the project's OpenAPI document. */
-export const SPEC_PATH = fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url));
 
 /** A running Prism process. */
 export interface PrismServer {
