@@ -89,7 +89,7 @@ const FIELD_FACTS: Array<[string, string, string, FieldFact]> = [
   ["2.5", "BrowserRequest", "started_at", { types: ["null", "string"], accepts: [null, "2024-11-22T16:31:16.6080484+00:00", "2025-08-22T11:05:43.328175Z", "2025-08-22T11:05:43Z", "2025-08-22T11:05:43.328+00:00"], rejects: ["2025-08-22T11:05:43", "2025-08-22 11:05:43Z", "2025-08-22T11:05:43.123456789Z"] }],
   ["2.5", "BrowserRequest", "completed_at", { types: ["null", "string"], accepts: [null, "2024-11-22T16:31:47.1020000+00:00"], rejects: ["yesterday"] }],
   ["2.5", "BrowserRequest", "page_load_time", { types: ["null", "string"], accepts: [null, "00:00:04.5297660"], rejects: ["4.53"] }],
-  ["2.5", "BrowserRequest", "running_time", { types: ["null", "string"], accepts: [null, "00:00:30"] }],
+  ["2.5", "BrowserRequest", "running_time", { types: ["any"], accepts: [null, "00:00:30"] }],
   ["2.5", "BrowserRequest", "actions", { types: ["array", "null"] }],
   ["2.5", "BrowserRequest", "video", { types: ["null", "string"], accepts: [null, "https://storage.example.com/brq/video/brq_x.webm"], rejects: ["not a url"] }],
   ["2.5", "Action", "id", { types: ["string"], accepts: ["act_R4nX8cK2vT6mQ1pL9wB3zH7yD5sJ0g"], rejects: ["brq_R4nX8cK2vT6mQ1pL9wB3zH7yD5sJ0g", "R4nX8c"] }],
@@ -104,6 +104,42 @@ const FIELD_FACTS: Array<[string, string, string, FieldFact]> = [
   ["4.3", "BrowserRequestPage", "page_size", { types: ["integer"] }],
   ["4.3", "BrowserRequestListResponse", "error", { types: ["null"], accepts: [null], rejects: ["oops", {}] }],
 ];
+
+/**
+ * [seed section, component, property]: the places where the seed gives no type (only "nullable") or says the
+ * format is "not shown". The document must be no narrower than the seed there: any JSON value validates.
+ */
+const OPEN_PLACES: Array<[string, string, string]> = [
+  ["2.5", "BrowserRequest", "proxy_location"],
+  ["2.5", "BrowserRequest", "error"],
+  ["2.5", "BrowserRequest", "error_reason"],
+  ["2.5", "BrowserRequest", "actual_url"],
+  ["2.5", "BrowserRequest", "running_time"],
+  ["2.5", "Action", "custom_id"],
+  ["2.5", "Action", "reference"],
+  ["2.5", "Action", "iterations"],
+  ["2.5", "Action", "error"],
+];
+
+describe("the document is no narrower than the seed where the seed shows no type", () => {
+  const values: unknown[] = [42, true, { code: "E1", detail: ["x"] }, [1, "two"], "text", null];
+  test.each(OPEN_PLACES)("§%s %s.%s accepts any JSON value, inside a whole record too", (_section, component, name) => {
+    const pointer = `${SCHEMAS}/${component}/properties/${name}`;
+    for (const value of values) expect(validator.validate(pointer, value), `accepts ${JSON.stringify(value)}`).toEqual([]);
+    // The same value inside a complete record of the document's own listing example.
+    const example = structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value);
+    const record = example.data.results[0];
+    const target = component === "Action" ? record.actions[0] : record;
+    for (const value of values.slice(0, 4)) {
+      target[name] = value;
+      expect(validator.validate("/paths/~1v1~1browser~1requests/get/responses/200/content/application~1json/schema", example), `${name}: ${JSON.stringify(value)} in a record`).toEqual([]);
+    }
+  });
+
+  test("the check is live: a typed place (BrowserRequest.state) rejects a number", () => {
+    expect(validator.validate(`${SCHEMAS}/BrowserRequest/properties/state`, 42)).not.toEqual([]);
+  });
+});
 
 describe("seed section 2: every field with its type, format and nullability", () => {
   test.each(FIELD_FACTS)("§%s %s.%s", (_section, component, name, fact) => {
