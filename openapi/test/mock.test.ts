@@ -1,12 +1,12 @@
 /**
- * `npm run mock` (scripts/mock.ts, the real entry point) serves each of the three operations with the
- * document's example, enforces the API key, and rejects what the document rules out.
+ * `npm run mock` (scripts/mock.ts, the real entry point, started as the npm script starts it) serves each
+ * of the three operations with the document's example, enforces the API key, and rejects what the
+ * document rules out; its banner and its 400s tell the user what they are getting.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../lib/prism.js";
 import { loadSpec } from "../lib/spec.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,19 +23,22 @@ describe("npm run mock", () => {
   let output = "";
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [join(ROOT, "node_modules/tsx/dist/cli.mjs"), join(ROOT, "scripts/mock.ts"), "--port", String(port)], { cwd: ROOT });
+    // Port 0: Prism binds a free port and the banner names it (no window for another process to take it).
+    child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts/mock.ts"), "--port", "0"], { cwd: ROOT });
     child.stdout?.on("data", (b: Buffer) => (output += b.toString()));
     child.stderr?.on("data", (b: Buffer) => (output += b.toString()));
     const deadline = Date.now() + 30_000;
-    while (!output.includes(`listening on ${base}`)) {
+    for (let m; !(m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) /.exec(output)); ) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm run mock did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    base = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(output)![1]!;
   });
-  afterAll(() => {
-    child?.kill("SIGTERM");
+  afterAll(async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
   });
 
   const call = (method: string, path: string, body?: unknown, key: string | null = "test-key") =>
@@ -69,5 +72,50 @@ describe("npm run mock", () => {
     expect((await call("GET", "/v1/browser/requests?status=done")).status).toBe(400);
     expect((await call("PUT", "/v1/schemas/x", { fields: [{ name: "a", type: 3 }] })).status).toBe(422);
     expect((await call("POST", "/v1/site/map", { max_cache_age: 0 })).status).toBe(422);
+  });
+
+  test("the banner names the port Prism bound, not the 0 asked for, and states the static schema answer in one line", () => {
+    expect(base).not.toMatch(/:0$/);
+    const lines = output.split("\n");
+    const schemaLines = lines.filter((l) => l.includes("PUT /v1/schemas/{id}"));
+    expect(schemaLines).toHaveLength(1);
+    expect(schemaLines[0]).toMatch(/example/);
+    expect(schemaLines[0]).toMatch(/ResponseValidationError/);
+    expect(lines.filter((l) => l.includes("sl-violations"))).toHaveLength(1);
+  });
+
+  test("PUT /v1/schemas/{id} with a tree other than the example still answers the example, whose fields do not pair with the tree sent", async () => {
+    const sent = { name: "Other", fields: [{ name: "only", type: "string", fields: [] }] };
+    const res = await call("PUT", "/v1/schemas/dsc_other", sent);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { name: string; fields: { name: string }[] };
+    expect(body).toEqual(example("/v1/schemas/{id}", "put", "200"));
+    expect(body.name).not.toBe(sent.name);
+    expect(body.fields.map((f) => f.name)).not.toEqual(sent.fields.map((f) => f.name));
+  });
+
+  test("an invalid listing query gets the documented 400 with an empty body; the reason is only in the sl-violations header", async () => {
+    // Prism names query parameters lower-cased in the violation (pageSize -> pagesize).
+    for (const [query, param] of [["page=0", "page"], ["status=done", "status"], ["pageSize=0", "pagesize"]] as const) {
+      const res = await call("GET", `/v1/browser/requests?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.text(), query).toBe("");
+      const violations = JSON.parse(res.headers.get("sl-violations") ?? "[]") as { location: string[]; message: string }[];
+      expect(violations.length, query).toBeGreaterThan(0);
+      expect(violations[0]!.location.slice(0, 3), query).toEqual(["request", "query", param]);
+      expect(violations[0]!.message, query).toContain(param);
+    }
+  });
+
+  test("the 401 without a key and the 422 for an invalid body are problem+json with the reason in the body", async () => {
+    const unauthorized = await call("GET", "/v1/browser/requests", undefined, null);
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("content-type")).toBe("application/problem+json");
+    expect(((await unauthorized.json()) as { type: string }).type).toMatch(/#UNAUTHORIZED$/);
+    const invalid = await call("POST", "/v1/site/map", { max_cache_age: 0 });
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await invalid.json()) as { validation: { message: string }[] };
+    expect(problem.validation.map((v) => v.message).join("\n")).toMatch(/url/);
   });
 });
