@@ -8,6 +8,7 @@ export const ROUTES = {
   "createSitemapRequest": {
     "method": "POST",
     "path": "/v1/site/map",
+    "pathParams": {},
     "query": {},
     "success": {
       "status": "200",
@@ -31,6 +32,14 @@ export const ROUTES = {
   "updateDataSchema": {
     "method": "PUT",
     "path": "/v1/schemas/{id}",
+    "pathParams": {
+      "id": {
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
     "query": {},
     "success": {
       "status": "200",
@@ -43,22 +52,52 @@ export const ROUTES = {
   "listBrowserRequests": {
     "method": "GET",
     "path": "/v1/browser/requests",
+    "pathParams": {},
     "query": {
       "ids": {
         "style": "form",
-        "explode": false
+        "explode": false,
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "pattern": "^brq_[A-Za-z0-9]+$"
+          }
+        }
       },
       "status": {
         "style": "form",
-        "explode": false
+        "explode": false,
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "running",
+              "completed",
+              "failed"
+            ]
+          }
+        }
       },
       "pageSize": {
         "style": "form",
-        "explode": true
+        "explode": true,
+        "schema": {
+          "type": "integer",
+          "minimum": 1
+        }
       },
       "page": {
         "style": "form",
-        "explode": true
+        "explode": true,
+        "schema": {
+          "type": "integer",
+          "minimum": 1
+        }
       }
     },
     "success": {
@@ -71,6 +110,9 @@ export const ROUTES = {
     }
   }
 } as const;
+
+/** Every string or integer enum of the document's component schemas, by schema name. */
+export const ENUMS = {"FieldTypeName":["array","boolean","datetime","decimal","double","integer","object","string"],"FieldTypeCode":[0,1,2,3,4,5,6,7],"BrowserRequestState":["pending","running","completed","failed"]} as const;
 
 /** The header the document's API-key scheme sends. */
 export const API_KEY_HEADER = "X-API-Key";

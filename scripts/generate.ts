@@ -22,6 +22,16 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const banner = (what: string, comment: "ts" | "none") =>
   comment === "none" ? "" : `/**\n * DO NOT EDIT. ${what}, generated from openapi/openapi.yaml by \`npm run generate\`;\n * \`npm run check-generated\` fails when this file is stale.\n */\n`;
 
+/** The constraints of a parameter schema the client checks before sending ($refs resolved, annotations dropped). */
+function constraints(doc: OpenApiDocument, schema: unknown, depth = 0): Record<string, unknown> {
+  const s = derefSchema(doc, schema).schema as Record<string, unknown> | undefined;
+  if (!s || typeof s !== "object" || depth > 4) return {};
+  const out: Record<string, unknown> = {};
+  for (const key of ["type", "enum", "pattern", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"]) if (s[key] !== undefined) out[key] = s[key];
+  if (s.items !== undefined) out.items = constraints(doc, s.items, depth + 1);
+  return out;
+}
+
 /** The client's run-time view of one operation. */
 function route(doc: OpenApiDocument, op: OperationEntry) {
   const ok = successResponse(op);
@@ -30,7 +40,8 @@ function route(doc: OpenApiDocument, op: OperationEntry) {
   return {
     method: op.method,
     path: op.path,
-    query: Object.fromEntries(op.parameters.filter((p) => p.in === "query").map((p) => [p.name, { style: p.style, explode: p.explode }])),
+    pathParams: Object.fromEntries(op.parameters.filter((p) => p.in === "path").map((p) => [p.name, { schema: constraints(doc, p.schema) }])),
+    query: Object.fromEntries(op.parameters.filter((p) => p.in === "query").map((p) => [p.name, { style: p.style, explode: p.explode, schema: constraints(doc, p.schema) }])),
     success: ok ? { status: ok.status, schema: json?.schemaName ?? null, required: Array.isArray(schema?.required) ? schema.required : [] } : null,
   };
 }
@@ -39,6 +50,12 @@ function route(doc: OpenApiDocument, op: OperationEntry) {
 function apiKeyHeader(ops: OperationEntry[]): string | null {
   for (const op of ops) for (const alt of op.security) for (const s of alt) if (s.type === "apiKey" && s.in === "header" && s.name) return s.name;
   return null;
+}
+
+/** The `enum` of every component schema that has one. */
+function enums(doc: OpenApiDocument): Record<string, unknown[]> {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, { enum?: unknown[] }>;
+  return Object.fromEntries(Object.entries(schemas).filter(([, s]) => Array.isArray(s?.enum)).map(([name, s]) => [name, s.enum!]));
 }
 
 /** Renders every artifact for the document at `specPath`: file name to content. */
@@ -54,6 +71,9 @@ export async function renderAll(specPath: string): Promise<Record<string, string
     "routes.ts": `${banner("The client's run-time view of each operation", "ts")}
 /** Each operation by operationId: method, path template, query parameter styles, the success response. */
 export const ROUTES = ${JSON.stringify(routes, null, 2)} as const;
+
+/** Every string or integer enum of the document's component schemas, by schema name. */
+export const ENUMS = ${JSON.stringify(enums(doc))} as const;
 
 /** The header the document's API-key scheme sends. */
 export const API_KEY_HEADER = ${JSON.stringify(apiKeyHeader(ops))};

@@ -1,12 +1,8 @@
 /**
- * Tolerance for the live service's `{"data": ...}` wrapping of the sitemap and schema responses
- * (shown on some live pages, while the reference and the seed show them bare). The wrapper is removed
- * only when it is unambiguous: the body has a `data` member and nothing else but a null `error`, and the
- * inner value has the documented shape's marker members.
+ * Tolerance for the live service's `{"data": ...}` wrapping of responses the document shows bare (some live
+ * pages show it for the sitemap and schema responses). Generic: the wrapper is removed only when it is
+ * unambiguous for the documented success schema, by its required members.
  */
-
-/** The documented shapes that may arrive wrapped, with members that identify them. */
-export type EnvelopeShape = "sitemap" | "schema";
 
 /** The body, unwrapped or as it came, and whether a wrapper was removed. */
 export interface Unwrapped {
@@ -16,17 +12,15 @@ export interface Unwrapped {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function looksLike(shape: EnvelopeShape, v: unknown): boolean {
-  if (!isObject(v)) return false;
-  if (shape === "schema") return Array.isArray(v.fields);
-  return "links" in v || "link_count" in v || ("url" in v && "state" in v);
-}
-
-/** Removes a `{"data": X}` / `{"data": X, "error": null}` wrapper when X looks like `shape`. */
-export function unwrapDataEnvelope(body: unknown, shape: EnvelopeShape): Unwrapped {
-  if (!isObject(body) || !("data" in body) || looksLike(shape, body)) return { value: body, unwrapped: false };
-  const keys = Object.keys(body);
-  const onlyEnvelope = keys.every((k) => k === "data" || (k === "error" && body.error === null));
-  if (!onlyEnvelope || !looksLike(shape, body.data)) return { value: body, unwrapped: false };
-  return { value: body.data, unwrapped: true };
+/**
+ * Removes a `{"data": X}` / `{"data": X, "error": null}` wrapper when the documented schema (whose required
+ * members are `required`) does not itself require `data`, the body has no other member, and X is an object
+ * holding at least one of the required members (a bare body would need them all, beside `data`).
+ */
+export function unwrapDataEnvelope(body: unknown, required: readonly string[]): Unwrapped {
+  const as = { value: body, unwrapped: false };
+  if (!isObject(body) || !isObject(body.data) || required.length === 0 || required.includes("data")) return as;
+  if (!Object.keys(body).every((k) => k === "data" || (k === "error" && body.error === null))) return as;
+  const inner = body.data;
+  return required.some((k) => k in inner) ? { value: inner, unwrapped: true } : as;
 }

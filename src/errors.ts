@@ -1,9 +1,15 @@
 /**
- * Every error the client throws. Non-2xx responses go through one factory, {@link makeApiError}, that maps
- * statuses to one-line subclasses (openai-node style). No error ever holds the API key or a Request.
+ * Every error the client throws. Non-2xx responses become `ApiError` subclasses through one factory
+ * (`makeApiError`, in error-factory.ts). No error ever holds the API key, a Request, or an unbounded body:
+ * server text in messages is cut and its control characters escaped.
  */
 import type { ApiErrorObject } from "./types.js";
-import { redactHeaders } from "./redact.js";
+import { boundedText, redactHeaders } from "./redact.js";
+
+/** The most characters of a response body an error keeps in `body`. */
+export const MAX_ERROR_BODY_CHARS = 64 * 1024;
+/** The most characters of server text an error message carries. */
+export const MAX_MESSAGE_DETAIL_CHARS = 200;
 
 /** Base class of every error thrown by this package. */
 export class WebautoError extends Error {
@@ -14,13 +20,15 @@ export class WebautoError extends Error {
   }
 }
 
-/** Where a failed exchange went: request method, path and URL (no query secrets exist; no key). */
+/** Where a failed exchange went: request method, path, operation and attempts (never the key). */
 export interface RequestInfoSummary {
   method: string;
   /** The path part of the URL, e.g. `/v1/site/map`. */
   path: string;
   /** How many attempts were made, retries included. */
   attempts: number;
+  /** The document's operationId, when the request matched one. */
+  operationId?: string;
 }
 
 /** An invalid option or argument, named with the rule it broke (thrown before any request). */
@@ -34,13 +42,15 @@ export class ArgumentError extends WebautoError {
   }
 }
 
-/** Input of {@link makeApiError}. */
+/** Input of `makeApiError`: text and headers already scrubbed of the key. */
 export interface ApiErrorInit extends RequestInfoSummary {
   status: number;
   statusText: string;
-  /** The raw response body text. */
+  /** The response body text. */
   body: string;
   headers: Headers;
+  /** The server's requested delay (`Retry-After`), when it sent one. */
+  retryAfterMs?: number;
 }
 
 /** A non-2xx response from the service. */
@@ -51,26 +61,34 @@ export class ApiError extends WebautoError {
   readonly code: string | null;
   /** The parsed error object (`type`, `id`, `code`, `message`), when the body was one. */
   readonly error: ApiErrorObject | null;
-  /** The raw response body. */
+  /** The response body (at most 64 KiB of it; `bodyTruncated` says when it was cut). */
   readonly body: string;
+  readonly bodyTruncated: boolean;
   /** Response headers, secret values replaced by `***`. */
   readonly headers: Record<string, string>;
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  readonly operationId: string | null;
+  /** The delay the server asked for (`Retry-After`), in ms, or null. */
+  readonly retryAfterMs: number | null;
 
   constructor(init: ApiErrorInit, summary?: string) {
     const error = parseErrorObject(init.body);
-    const detail = error?.message ?? (init.body.trim() ? describeBody(init) : "no body");
-    super(`${summary ? summary + ": " : ""}${init.status} ${init.statusText || "error"} from ${init.method} ${init.path}: ${error?.code ? error.code + ": " : ""}${detail}`);
+    const detail = error?.message != null ? boundedText(error.message, MAX_MESSAGE_DETAIL_CHARS) : init.body.trim() ? describeBody(init) : "no body";
+    const code = error?.code ? `${boundedText(error.code, 60)}: ` : "";
+    super(`${summary ? summary + ": " : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`);
     this.status = init.status;
     this.error = error;
     this.code = error?.code ?? null;
-    this.body = init.body;
+    this.bodyTruncated = init.body.length > MAX_ERROR_BODY_CHARS;
+    this.body = this.bodyTruncated ? init.body.slice(0, MAX_ERROR_BODY_CHARS) : init.body;
     this.headers = redactHeaders(init.headers);
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
+    this.operationId = init.operationId ?? null;
+    this.retryAfterMs = init.retryAfterMs ?? null;
   }
   override toJSON() {
     return { ...super.toJSON(), status: this.status, code: this.code, method: this.method, path: this.path, attempts: this.attempts };
@@ -99,30 +117,6 @@ export class RateLimitError extends ApiError { override name = "RateLimitError";
 export class InternalServerError extends ApiError { override name = "InternalServerError"; }
 /** 503 from `POST /v1/site/map`: the site whose sitemap was asked for is unavailable. */
 export class SiteUnavailableError extends InternalServerError { override name = "SiteUnavailableError"; }
-
-const SITEMAP_PATH = /\/v1\/site\/map$/;
-
-/** The one factory mapping a non-2xx response to its error class. */
-export function makeApiError(init: ApiErrorInit): ApiError {
-  const sitemap = init.method === "POST" && SITEMAP_PATH.test(init.path);
-  const s = init.status;
-  if (sitemap && s === 408) return new RequestTimeoutError(init, "sitemap timed out after 60 s");
-  if (sitemap && s === 503) return new SiteUnavailableError(init, "site unavailable");
-  if (s === 0 || (s >= 300 && s < 400)) {
-    const location = init.headers.get("location");
-    return new RedirectNotFollowedError(init, `redirect${location ? ` to ${location}` : ""} not followed (the API key is never sent to another address; fix baseUrl instead)`);
-  }
-  if (s === 400) return new BadRequestError(init);
-  if (s === 401) return new AuthenticationError(init);
-  if (s === 403) return new PermissionDeniedError(init);
-  if (s === 404) return new NotFoundError(init);
-  if (s === 408) return new RequestTimeoutError(init);
-  if (s === 409) return new ConflictError(init);
-  if (s === 422) return new UnprocessableEntityError(init);
-  if (s === 429) return new RateLimitError(init);
-  if (s >= 500) return new InternalServerError(init);
-  return new ApiError(init);
-}
 
 /** The request never got a response: DNS, refused or reset connection, TLS... (`cause` says which). */
 export class ConnectionError extends WebautoError {
@@ -160,17 +154,30 @@ export interface Violation {
   message: string;
 }
 
+/** A response body longer than `maxResponseBytes`: reading stopped there. */
+export class ResponseTooLargeError extends WebautoError {
+  override name = "ResponseTooLargeError";
+  constructor(readonly method: string, readonly path: string, readonly limitBytes: number, readonly status: number) {
+    super(`the ${status} response to ${method} ${path} is larger than maxResponseBytes (${limitBytes} bytes); reading stopped`);
+  }
+  override toJSON() {
+    return { ...super.toJSON(), method: this.method, path: this.path, limitBytes: this.limitBytes, status: this.status };
+  }
+}
+
 /** A 2xx response that is not JSON, does not have the documented shape, or does not pair with the request. */
 export class ResponseValidationError extends WebautoError {
   override name = "ResponseValidationError";
   readonly pointer: string;
   readonly rule: string;
-  constructor(readonly method: string, readonly path: string, readonly violations: Violation[], readonly body?: string) {
+  readonly body: string | undefined;
+  constructor(readonly method: string, readonly path: string, readonly violations: Violation[], body?: string) {
     const first = violations[0] ?? { pointer: "", rule: "unknown", message: "invalid response" };
     const more = violations.length > 1 ? ` (+${violations.length - 1} more)` : "";
-    super(`invalid response to ${method} ${path} at ${JSON.stringify(first.pointer)}: ${first.message} [rule: ${first.rule}]${more}`);
+    super(`invalid response to ${method} ${path} at "${boundedText(first.pointer, 120)}": ${boundedText(first.message)} [rule: ${boundedText(first.rule, 120)}]${more}`);
     this.pointer = first.pointer;
     this.rule = first.rule;
+    this.body = body !== undefined && body.length > MAX_ERROR_BODY_CHARS ? body.slice(0, MAX_ERROR_BODY_CHARS) : body;
   }
   override toJSON() {
     return { ...super.toJSON(), method: this.method, path: this.path, violations: this.violations };
@@ -178,6 +185,7 @@ export class ResponseValidationError extends WebautoError {
 }
 
 function parseErrorObject(body: string): ApiErrorObject | null {
+  if (body.length > MAX_ERROR_BODY_CHARS || !body.trimStart().startsWith("{")) return null;
   try {
     const v: unknown = JSON.parse(body);
     if (v && typeof v === "object" && !Array.isArray(v) && ("code" in v || "message" in v)) {
@@ -192,16 +200,20 @@ function parseErrorObject(body: string): ApiErrorObject | null {
 }
 
 function describeBody(init: ApiErrorInit): string {
-  const type = init.headers.get("content-type") ?? "no content type";
-  const snippet = init.body.replace(/\s+/g, " ").trim().slice(0, 120);
-  return `non-JSON body (${type}, ${init.body.length} chars): ${JSON.stringify(snippet)}`;
+  const type = boundedText(init.headers.get("content-type") ?? "no content type", 80);
+  const snippet = init.body.slice(0, 2 * MAX_MESSAGE_DETAIL_CHARS).replace(/\s+/g, " ").trim();
+  return `non-JSON body (${type}, ${init.body.length} chars): "${boundedText(snippet, 120)}"`;
 }
 
-function causeText(cause: unknown): string {
-  if (cause instanceof Error) {
-    const inner = (cause as { cause?: unknown }).cause;
-    const code = inner && typeof inner === "object" && "code" in inner ? ` (${String((inner as { code: unknown }).code)})` : "";
-    return `${cause.message}${code}`;
+/** `fetch failed (ECONNREFUSED)`: the message with the first error code found down the cause chain. */
+export function causeText(cause: unknown): string {
+  let code: string | undefined;
+  for (let e: unknown = cause, depth = 0; e && typeof e === "object" && depth < 5 && !code; e = (e as { cause?: unknown }).cause, depth++) {
+    const c = (e as { code?: unknown }).code;
+    if (typeof c === "string") code = c;
+    const errors = (e as { errors?: unknown }).errors;
+    if (!code && Array.isArray(errors) && errors[0] && typeof (errors[0] as { code?: unknown }).code === "string") code = (errors[0] as { code: string }).code;
   }
-  return String(cause);
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return boundedText(code && !message.includes(code) ? `${message} (${code})` : message, 300);
 }

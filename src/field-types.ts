@@ -3,7 +3,8 @@
  * ships no mapping. It learns integer-name pairs only by pairing the fields it sent with the fields the
  * service returned (same names, same order, same nesting), and refuses a response that does not pair.
  */
-import type { Violation } from "./errors.js";
+import { ENUMS } from "../generated/routes.js";
+import { ArgumentError, type Violation } from "./errors.js";
 import type { DataSchema, FieldTypeCode, FieldTypeCodes, FieldTypeName, SchemaField, SchemaFieldInput } from "./types.js";
 
 /** A returned field with the name of its type (`typeName`) next to the raw integer (`type`). */
@@ -20,12 +21,48 @@ export interface TypedDataSchema extends Omit<DataSchema, "fields"> {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const MAX_VIOLATIONS = 20;
+/** The deepest nesting of fields the client sends or reads (deeper trees get a typed error, not a stack overflow). */
+export const MAX_FIELD_DEPTH = 100;
+/** The field type names the document lists. */
+export const FIELD_TYPE_NAMES: readonly string[] = ENUMS.FieldTypeName;
+
+/**
+ * Checks a schema body before it is sent: every field an object with a string `name`, a `type` among the
+ * document's names (any string with `allowUnknownTypes`), `fields` an array when present, nesting at most
+ * {@link MAX_FIELD_DEPTH} deep. Throws ArgumentError naming the field, e.g. `schema.fields[0].fields[2].type`.
+ */
+export function checkSchemaInput(schema: DataSchemaInputLike, allowUnknownTypes: boolean): void {
+  const stack: Array<{ fields: unknown; at: string; depth: number }> = [{ fields: schema.fields, at: "schema.fields", depth: 1 }];
+  while (stack.length > 0) {
+    const { fields, at, depth } = stack.pop()!;
+    if (fields === undefined) continue;
+    if (!Array.isArray(fields)) throw new ArgumentError(at, "must be an array of fields");
+    if (depth > MAX_FIELD_DEPTH && fields.length > 0) throw new ArgumentError(at, `nests fields deeper than ${MAX_FIELD_DEPTH} levels`);
+    fields.forEach((f: unknown, i) => {
+      const here = `${at}[${i}]`;
+      if (!isObject(f)) throw new ArgumentError(here, "must be a field object with name and type");
+      if (typeof f.name !== "string") throw new ArgumentError(`${here}.name`, "must be a string");
+      if (typeof f.type !== "string") throw new ArgumentError(`${here}.type`, `must be a type name (a string: ${FIELD_TYPE_NAMES.join(", ")}), got ${f.type === null ? "null" : typeof f.type}`);
+      if (!allowUnknownTypes && !FIELD_TYPE_NAMES.includes(f.type)) {
+        throw new ArgumentError(`${here}.type`, `must be one of ${FIELD_TYPE_NAMES.join(", ")}, got ${JSON.stringify(f.type.slice(0, 40))} (set allowUnknownFieldTypes to send names the document does not list)`);
+      }
+      stack.push({ fields: f.fields, at: `${here}.fields`, depth: depth + 1 });
+    });
+  }
+}
+
+/** The part of a schema body the check reads. */
+interface DataSchemaInputLike {
+  fields?: unknown;
+}
 
 /** Names the integers of `schema` from known pairs (`typeName` null where the integer is not known yet). */
 export function nameFieldTypes(schema: DataSchema, codes: FieldTypeCodes): TypedDataSchema {
-  const name = (fields: SchemaField[] | undefined): TypedSchemaField[] =>
-    (fields ?? []).map((f) => ({ ...f, typeName: codes.get(f.type) ?? null, fields: name(f.fields) }));
-  return { ...schema, fields: name(schema.fields) };
+  const name = (fields: SchemaField[] | undefined, depth: number): TypedSchemaField[] => {
+    if (depth > MAX_FIELD_DEPTH && fields?.length) throw new ArgumentError("schema.fields", `nests fields deeper than ${MAX_FIELD_DEPTH} levels`);
+    return (fields ?? []).map((f) => ({ ...f, typeName: codes.get(f.type) ?? null, fields: name(f.fields, depth + 1) }));
+  };
+  return { ...schema, fields: name(schema.fields, 1) };
 }
 
 /** The integer-name pairs seen so far, kept one-to-one. */
@@ -64,8 +101,12 @@ export class FieldTypeRegistry {
     const fail = (pointer: string, rule: string, message: string) => {
       if (violations.length < MAX_VIOLATIONS) violations.push({ pointer, rule, message });
     };
-    const walk = (s: SchemaFieldInput[] | null, got: unknown, pointer: string): TypedSchemaField[] => {
+    const walk = (s: SchemaFieldInput[] | null, got: unknown, pointer: string, depth: number): TypedSchemaField[] => {
       if (got === undefined && (s === null || s.length === 0)) return [];
+      if (depth > MAX_FIELD_DEPTH && Array.isArray(got) && got.length > 0) {
+        fail(pointer, "depth", `fields nested deeper than ${MAX_FIELD_DEPTH} levels`);
+        return [];
+      }
       if (!Array.isArray(got)) {
         fail(pointer, "type", "fields must be an array");
         return [];
@@ -83,7 +124,7 @@ export class FieldTypeRegistry {
         }
         const code = g.type as FieldTypeCode;
         let typeName: FieldTypeName | null = this.#byCode.get(code) ?? null;
-        if (sentField) {
+        if (sentField && typeof sentField.type === "string") {
           if (g.name !== sentField.name) fail(`${p}/name`, "field-pairing", `sent field "${sentField.name}" here, received "${g.name}"`);
           typeName = sentField.type;
           const knownName = byCode.get(code) ?? this.#byCode.get(code);
@@ -96,11 +137,11 @@ export class FieldTypeRegistry {
           byCode.set(code, typeName);
           byName.set(typeName, code);
         }
-        const children = walk(sentField ? sentField.fields ?? [] : null, g.fields, `${p}/fields`);
+        const children = walk(sentField ? sentField.fields ?? [] : null, g.fields, `${p}/fields`, depth + 1);
         return { ...(g as unknown as SchemaField), typeName, fields: children };
       });
     };
-    const fields = walk(sent ?? null, returned, basePointer);
+    const fields = walk(sent ?? null, returned, basePointer, 1);
     if (violations.length > 0) return { violations };
     for (const [code, name] of byCode) {
       this.#byCode.set(code as FieldTypeCode, name);

@@ -1,12 +1,15 @@
 /**
- * The listing's filters, checked before a request is made, and their query form (`status`, `pageSize`).
+ * The listing's filters under friendly names (`states` for the document's `status`), checked against the
+ * document's parameter constraints (generated) before any request is made.
  */
+import { ROUTES } from "../generated/routes.js";
 import { ArgumentError } from "./errors.js";
+import { checkValue, type Constraints } from "./routes.js";
 import type { BrowserRequestState } from "./types.js";
 
 /** Filters of the browser request listing. */
 export interface BrowserRequestFilters {
-  /** Browser request ids (`brq_...`); sent comma-joined as `ids`. An empty array is refused. */
+  /** Browser request ids (`brq_...`); sent comma-joined as `ids`. An empty array is refused (it would list everything). */
   ids?: readonly string[];
   /** States; sent comma-joined as `status`. An empty array is refused. */
   states?: readonly BrowserRequestState[];
@@ -16,46 +19,19 @@ export interface BrowserRequestFilters {
   page?: number;
 }
 
-/** The query object for openapi-fetch. */
-export interface ListingQuery {
-  ids?: string[];
-  status?: BrowserRequestState[];
-  pageSize?: number;
-  page?: number;
-}
+/** Friendly filter name to the document's query parameter name. */
+const NAMES = { ids: "ids", states: "status", pageSize: "pageSize", page: "page" } as const;
 
-const STATES = new Set<string>(["pending", "running", "completed", "failed"]);
-
-function positiveInteger(name: string, v: unknown): void {
-  if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v >= 1)) {
-    throw new ArgumentError(name, `must be an integer of at least 1, got ${String(v)}`);
-  }
-}
-
-/** Validates filters and returns the query (without `page`); an empty id list would list everything, so it is refused. */
-export function checkFilters(filters: BrowserRequestFilters): ListingQuery {
+/** Checks the filters and returns the query by the document's names (`page` left out unless `withPage`). */
+export function listingQuery(filters: BrowserRequestFilters, withPage = true): Record<string, unknown> {
   if (filters === null || typeof filters !== "object") throw new ArgumentError("filters", "must be an object");
-  const query: ListingQuery = {};
-  if (filters.ids !== undefined) {
-    if (!Array.isArray(filters.ids) || filters.ids.length === 0) {
-      throw new ArgumentError("filters.ids", "must be a non-empty array (an empty filter would list every request); omit it instead");
-    }
-    filters.ids.forEach((id, i) => {
-      if (typeof id !== "string" || !/^brq_[A-Za-z0-9]+$/.test(id)) throw new ArgumentError(`filters.ids[${i}]`, "must match brq_ followed by letters and digits");
-    });
-    query.ids = [...filters.ids];
+  const params = ROUTES.listBrowserRequests.query as Record<string, { schema: Constraints }>;
+  const query: Record<string, unknown> = {};
+  for (const [friendly, name] of Object.entries(NAMES)) {
+    const value = filters[friendly as keyof BrowserRequestFilters];
+    if (value === undefined || (friendly === "page" && !withPage)) continue;
+    checkValue(`filters.${friendly}`, value, params[name]?.schema ?? {});
+    query[name] = Array.isArray(value) ? [...value] : value;
   }
-  if (filters.states !== undefined) {
-    if (!Array.isArray(filters.states) || filters.states.length === 0) {
-      throw new ArgumentError("filters.states", "must be a non-empty array of pending, running, completed, failed; omit it instead");
-    }
-    filters.states.forEach((s, i) => {
-      if (!STATES.has(s)) throw new ArgumentError(`filters.states[${i}]`, `must be one of pending, running, completed, failed, got ${String(s)}`);
-    });
-    query.status = [...filters.states];
-  }
-  positiveInteger("filters.pageSize", filters.pageSize);
-  positiveInteger("filters.page", filters.page);
-  if (filters.pageSize !== undefined) query.pageSize = filters.pageSize;
   return query;
 }

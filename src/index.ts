@@ -1,15 +1,18 @@
 /**
  * webauto-api: a typed client for the Web Automation Service API v1 (openapi-fetch underneath).
  */
-export { createClient, WebautoClient } from "./client.js";
+export { createClient, WebautoClient, type IterateOptions } from "./client.js";
 export type { ClientOptions } from "./options.js";
-export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./options.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./options.js";
 export type { RequestOptions, RetryInfo, Logger } from "./transport.js";
 export type { RetryMode } from "./retry.js";
-export { backoffDelayMs, retryAfterMs, retryDelayMs, shouldRetry } from "./retry.js";
+export { backoffDelayMs, MAX_RETRIES, parseRetryAfterMs, retryAfterMs, retryDelayMs, shouldRetry } from "./retry.js";
+export { POLICY, type OperationPolicy } from "./policy.js";
+export { makeApiError } from "./error-factory.js";
+export { createScrubber, type Scrubber } from "./redact.js";
 export type { BrowserRequestFilters } from "./filters.js";
 export { BrowserRequestPager, type PageStopReason } from "./pagination.js";
-export { nameFieldTypes, type TypedDataSchema, type TypedSchemaField } from "./field-types.js";
+export { FIELD_TYPE_NAMES, MAX_FIELD_DEPTH, nameFieldTypes, type TypedDataSchema, type TypedSchemaField } from "./field-types.js";
 export { parseDateTime, parseDuration, WireFormatError } from "./wire-formats.js";
 export {
   ApiError,
@@ -25,12 +28,12 @@ export {
   RedirectNotFollowedError,
   RequestAbortedError,
   RequestTimeoutError,
+  ResponseTooLargeError,
   ResponseValidationError,
   SiteUnavailableError,
   TimeoutError,
   UnprocessableEntityError,
   WebautoError,
-  makeApiError,
   type Violation,
 } from "./errors.js";
 export type {

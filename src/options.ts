@@ -2,7 +2,10 @@
  * Client options: their types, defaults, environment fallbacks and validation at construction. Every
  * error names the option and the rule it broke.
  */
+import { API_KEY_HEADER } from "../generated/routes.js";
 import { ArgumentError } from "./errors.js";
+import { isLoopbackHost } from "./hosts.js";
+import { MAX_RETRIES } from "./retry.js";
 import type { FieldTypeCode, FieldTypeName } from "./types.js";
 import type { Logger, RetryInfo } from "./transport.js";
 import { VERSION } from "./version.js";
@@ -11,6 +14,8 @@ import { VERSION } from "./version.js";
 export const DEFAULT_TIMEOUT_MS = 75_000;
 /** Default number of retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 2;
+/** Default bound on a response body: larger bodies end the call with ResponseTooLargeError. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Options of `createClient`. */
 export interface ClientOptions {
@@ -22,8 +27,15 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Deadline of each attempt in ms, from when it starts; default 75 000. */
   timeoutMs?: number;
-  /** Retries after the first attempt; default 2. */
+  /** Retries after the first attempt; default 2, at most 10. */
   maxRetries?: number;
+  /** The largest response body read, in bytes; default 32 MiB. A larger one throws ResponseTooLargeError. */
+  maxResponseBytes?: number;
+  /**
+   * Send field type names the document does not list (`FieldTypeName`), for names the service adds later.
+   * Default false: `updateSchema` refuses them before sending.
+   */
+  allowUnknownFieldTypes?: boolean;
   /** Headers sent with every request (`X-API-Key` is always the client's own). */
   headers?: Record<string, string>;
   /** `User-Agent` header; default `webauto-api/<version>` (some edges answer default agents with 403). */
@@ -51,16 +63,13 @@ export interface ResolvedOptions {
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
   maxRetries: number;
+  maxResponseBytes: number;
   headers: Record<string, string>;
+  keyHeader: string;
+  allowUnknownFieldTypes: boolean;
   validateResponses: boolean;
   unwrapDataEnvelope: boolean;
   allowInsecureHttp: boolean;
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 function env(name: string): string | undefined {
@@ -78,6 +87,12 @@ function nonNegativeInteger(name: string, value: unknown, fallback: number): num
   return value;
 }
 
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  const n = nonNegativeInteger(name, value, fallback);
+  if (n < 1) throw new ArgumentError(name, "must be at least 1");
+  return n;
+}
+
 /** Checks a per-attempt deadline: a positive number of ms, at most 2^31-1 (the timer limit). */
 export function checkTimeoutMs(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
@@ -87,9 +102,27 @@ export function checkTimeoutMs(name: string, value: unknown, fallback: number): 
   return value;
 }
 
-/** Checks a per-call retry count. */
+/** Checks a retry count: an integer from 0 to 10 (more would only hammer a failing service). */
 export function checkMaxRetries(name: string, value: unknown, fallback: number): number {
-  return nonNegativeInteger(name, value, fallback);
+  const n = nonNegativeInteger(name, value, fallback);
+  if (n > MAX_RETRIES) throw new ArgumentError(name, `must be at most ${MAX_RETRIES}, got ${n}`);
+  return n;
+}
+
+/**
+ * Checks the API key: a header value (no control characters, nothing outside Latin-1, no surrounding
+ * spaces). The message names the position, never the key. Short keys are accepted and scrubbed too.
+ */
+export function checkApiKey(value: unknown): string {
+  if (value === undefined || value === "") throw new ArgumentError("apiKey", "is required (or set WEBAUTO_API_KEY)");
+  if (typeof value !== "string") throw new ArgumentError("apiKey", `must be a string, got ${typeof value}`);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) throw new ArgumentError("apiKey", `must not contain control characters (found one at position ${i}): it could not be sent as a header`);
+    if (c > 0xff) throw new ArgumentError("apiKey", `must contain only Latin-1 characters (found one above U+00FF at position ${i}): it could not be sent as a header`);
+  }
+  if (value.trim() !== value) throw new ArgumentError("apiKey", "must not start or end with spaces");
+  return value;
 }
 
 function checkBaseUrl(raw: string | undefined, allowInsecureHttp: boolean): string {
@@ -116,25 +149,26 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   if (options === null || typeof options !== "object") throw new ArgumentError("options", "must be an object");
   const allowInsecureHttp = options.allowInsecureHttp === true;
   const baseUrl = checkBaseUrl(options.baseUrl ?? env("WEBAUTO_BASE_URL"), allowInsecureHttp);
-  const apiKey = options.apiKey ?? env("WEBAUTO_API_KEY");
-  if (apiKey === undefined || apiKey === "") throw new ArgumentError("apiKey", "is required (or set WEBAUTO_API_KEY)");
-  if (typeof apiKey !== "string" || /[\r\n]/.test(apiKey) || apiKey.trim() !== apiKey) {
-    throw new ArgumentError("apiKey", "must be a string without line breaks or surrounding spaces");
-  }
+  const apiKey = checkApiKey(options.apiKey ?? env("WEBAUTO_API_KEY"));
   const fetchImpl = options.fetch ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined);
   if (typeof fetchImpl !== "function") throw new ArgumentError("fetch", "must be a function (no global fetch found)");
+  const keyHeader = API_KEY_HEADER ?? "X-API-Key";
   const headers: Record<string, string> = { "User-Agent": options.userAgent ?? `webauto-api/${VERSION}` };
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (typeof value !== "string") throw new ArgumentError(`headers.${name}`, "must be a string");
-    if (name.toLowerCase() !== "x-api-key") headers[name] = value;
+    if (name.toLowerCase() !== keyHeader.toLowerCase()) headers[name] = value;
   }
+  headers[keyHeader] = apiKey;
   return {
     baseUrl,
     apiKey,
     fetch: fetchImpl,
     timeoutMs: checkTimeoutMs("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS),
-    maxRetries: nonNegativeInteger("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES),
+    maxRetries: checkMaxRetries("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES),
+    maxResponseBytes: positiveInteger("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
     headers,
+    keyHeader,
+    allowUnknownFieldTypes: options.allowUnknownFieldTypes === true,
     validateResponses: options.validateResponses === true,
     unwrapDataEnvelope: options.unwrapDataEnvelope !== false,
     allowInsecureHttp,

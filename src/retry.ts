@@ -16,8 +16,12 @@ export type AttemptOutcome =
   | { kind: "connection"; cause: unknown }
   | { kind: "timeout" };
 
-/** Upper bound on a server-requested delay that is honoured; longer ones fall back to backoff. */
+/** Upper bound on a server-requested delay that is honoured; a longer one ends the retries (the error carries it). */
 export const MAX_RETRY_AFTER_MS = 60_000;
+/** The floor under every retry delay, so `Retry-After: 0` cannot turn retries into a burst. */
+export const MIN_RETRY_DELAY_MS = 100;
+/** The most retries a client or call may ask for. */
+export const MAX_RETRIES = 10;
 /** First backoff delay; doubled per retry. */
 export const INITIAL_RETRY_DELAY_MS = 500;
 /** Backoff cap. */
@@ -47,26 +51,27 @@ export function neverReachedServer(cause: unknown): boolean {
 }
 
 /**
- * The server's requested delay in ms from `retry-after-ms`, then `Retry-After` (seconds or an HTTP date),
- * or undefined when absent or outside 0-60 s.
+ * The server's requested delay in ms from `retry-after-ms`, then `Retry-After` (seconds or an HTTP date);
+ * undefined when absent or malformed. The one Retry-After parser of the project (the contract suite uses it).
  */
-export function retryAfterMs(headers: Headers, nowMs: number = Date.now()): number | undefined {
+export function parseRetryAfterMs(headers: { get(name: string): string | null }, nowMs: number = Date.now()): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {
     const v = Number(ms);
-    if (Number.isFinite(v) && v >= 0 && v <= MAX_RETRY_AFTER_MS) return v;
+    if (Number.isFinite(v) && v >= 0) return v;
   }
   const ra = headers.get("retry-after");
   if (ra === null || ra.trim() === "") return undefined;
-  let v: number;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) v = Number(ra) * 1000;
-  else {
-    // An HTTP date has a weekday and month name; Date.parse alone would read "-1" as the year -1.
-    const at = /[A-Za-z]{3}/.test(ra) ? Date.parse(ra) : Number.NaN;
-    if (Number.isNaN(at)) return undefined;
-    v = Math.max(0, at - nowMs);
-  }
-  return v >= 0 && v <= MAX_RETRY_AFTER_MS ? v : undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) return Number(ra) * 1000;
+  // An HTTP date has a weekday and month name; Date.parse alone would read "-1" as the year -1.
+  const at = /[A-Za-z]{3}/.test(ra) ? Date.parse(ra) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** The server's requested delay when it is one the client honours (0-60 s), else undefined. */
+export function retryAfterMs(headers: Headers, nowMs: number = Date.now()): number | undefined {
+  const v = parseRetryAfterMs(headers, nowMs);
+  return v !== undefined && v <= MAX_RETRY_AFTER_MS ? v : undefined;
 }
 
 /** Exponential backoff for retry number `retryIndex` (0-based): 0.5 s x 2^n capped at 8 s, minus up to 25 % jitter. */
@@ -75,10 +80,10 @@ export function backoffDelayMs(retryIndex: number, random: () => number = Math.r
   return base * (1 - random() * 0.25);
 }
 
-/** The delay before retry number `retryIndex`: the server's Retry-After when sane, else backoff. */
+/** The delay before retry number `retryIndex`: the server's Retry-After when sane, else backoff; never under the floor. */
 export function retryDelayMs(outcome: AttemptOutcome, retryIndex: number, random?: () => number): number {
   const fromServer = outcome.kind === "response" ? retryAfterMs(outcome.headers) : undefined;
-  return fromServer ?? backoffDelayMs(retryIndex, random);
+  return Math.max(MIN_RETRY_DELAY_MS, fromServer ?? backoffDelayMs(retryIndex, random));
 }
 
 /** Waits `delayMs`, rejecting with the signal's reason as soon as `signal` aborts. */

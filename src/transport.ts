@@ -1,13 +1,17 @@
 /**
- * The `fetch` wrapper handed to openapi-fetch: auth and default headers, the plain-http guard, one
- * deadline per attempt, buffering of the body inside that deadline, and retries. openapi-fetch's
- * middleware cannot re-send a request (its issues #1122, #2075), so retries live here.
+ * Sending one call: auth and default headers, the plain-http guard, one deadline per attempt (covering the
+ * body), a bounded body read, and retries under the operation's retry mode. The helpers call `send`
+ * directly; `client.raw` (openapi-fetch) gets the same behaviour through `fetchFor`, since openapi-fetch's
+ * middleware cannot re-send a request (its issues #1122, #2075).
  */
-import { ArgumentError, ConnectionError, RequestAbortedError, TimeoutError, makeApiError } from "./errors.js";
-import { formatHeaders, safeUrl } from "./redact.js";
-import { retryDelayMs, shouldRetry, sleep as defaultSleep, type AttemptOutcome, type RetryMode } from "./retry.js";
+import { ArgumentError, ConnectionError, RequestAbortedError, ResponseTooLargeError, TimeoutError } from "./errors.js";
+import { makeApiError } from "./error-factory.js";
+import { isLoopbackHost } from "./hosts.js";
+import { POLICY } from "./policy.js";
+import { formatHeaders, safeUrl, type Scrubber } from "./redact.js";
+import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, retryDelayMs, shouldRetry, sleep as defaultSleep, type AttemptOutcome, type RetryMode } from "./retry.js";
+import { operationFor } from "./routes.js";
 import { startAttemptSignal } from "./timeout.js";
-import { isLoopbackHost } from "./options.js";
 
 /** Where log lines go; every line is already free of secrets. Defaults to no logging. */
 export interface Logger {
@@ -32,7 +36,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Deadline of each attempt in ms, from the moment it starts (headers and body included). */
   timeoutMs?: number;
-  /** Retries after the first attempt. */
+  /** Retries after the first attempt (0 to 10). */
   maxRetries?: number;
   /** Which outcomes are retried; see {@link RetryMode}. */
   retryMode?: RetryMode;
@@ -43,148 +47,199 @@ export interface RequestOptions {
 /** Settings of the transport, resolved by the client. */
 export interface TransportConfig {
   fetch: typeof globalThis.fetch;
-  apiKey(): string;
+  /** Headers of every request, the API key included. */
   headers: Record<string, string>;
+  /** The name of the header that carries the key (it always wins over a caller's header of that name). */
+  keyHeader: string;
   timeoutMs: number;
   maxRetries: number;
+  maxResponseBytes: number;
   allowInsecureHttp: boolean;
+  scrubber: Scrubber;
   logger?: Logger;
   onRetry?: (info: RetryInfo) => void;
   sleep?: (delayMs: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/** What the transport learned about an exchange, keyed by the Response it returned. */
-export interface ExchangeMeta {
-  attempts: number;
-  /** The body as text, with any occurrence of the API key replaced by `***` (decoded once, on first use). */
-  bodyText(): string;
-  /** The response headers, with any occurrence of the API key replaced by `***`. */
-  headers(): Headers;
+/** One call to send. */
+export interface Outgoing {
+  method: string;
+  url: string;
+  body?: BodyInit;
+  /** Headers of this call (the client's own win for the API key). */
+  headers?: Record<string, string>;
+  /** The body is JSON (sends `Content-Type: application/json`). */
+  json?: boolean;
+  operationId?: string;
 }
 
-const META = new WeakMap<Response, ExchangeMeta>();
-
-/** The transport's record of the exchange that produced `response` (undefined for foreign responses). */
-export function exchangeMeta(response: Response): ExchangeMeta | undefined {
-  return META.get(response);
+/** The final answer to a call (after retries). The body is buffered and not yet scrubbed. */
+export interface Incoming {
+  method: string;
+  /** The path part of the URL (for messages). */
+  path: string;
+  status: number;
+  statusText: string;
+  headers: Headers;
+  url: string;
+  body: Uint8Array;
+  attempts: number;
+  operationId: string | undefined;
+  /** The server asked to wait longer than the client honours (`Retry-After` beyond 60 s): not retried. */
+  retryAfterMs: number | undefined;
 }
 
 const DECODER = new TextDecoder();
 
+/** Decodes a buffered body as UTF-8. */
+export function decode(body: Uint8Array): string {
+  return DECODER.decode(body);
+}
+
 /** A browser's opaque answer to `redirect: "manual"` (status 0, no Location to report). */
-class RedirectRefused extends Error {
-  constructor(readonly response: Response) {
-    super("opaque redirect");
+class RedirectRefused extends Error {}
+
+async function readBody(res: Response, limit: number, method: string, path: string): Promise<Uint8Array> {
+  const length = res.headers.get("content-length");
+  if (length !== null && Number(length) > limit) {
+    await res.body?.cancel().catch(() => {});
+    throw new ResponseTooLargeError(method, path, limit, res.status);
   }
+  // With a Content-Length the runtime enforces it: read natively, in one piece.
+  if (length !== null || !res.body) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ResponseTooLargeError(method, path, limit, res.status);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-/**
- * What the returned Response must offer: `body` (a readable copy, for openapi-fetch parsing it, as for
- * `client.raw`), or `meta` (the helpers read the buffered body from {@link exchangeMeta}; a 2xx is then
- * returned as it came, already read, sparing a copy; error bodies are always readable).
- */
-export type BodyMode = "body" | "meta";
+/** The transport of one client: `send` for the helpers, `fetchFor` for openapi-fetch. */
+export interface Transport {
+  send(call: Outgoing, opts?: RequestOptions): Promise<Incoming>;
+  /** A `fetch` for openapi-fetch that answers with the final, scrubbed response. */
+  fetchFor(opts?: RequestOptions): typeof globalThis.fetch;
+}
 
-/** Builds `fetch`-compatible functions bound to `config`, optionally overridden per call. */
-export function createTransport(config: TransportConfig): (call?: RequestOptions, bodyMode?: BodyMode) => typeof globalThis.fetch {
-  return (call = {}, bodyMode = "body") =>
-    async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+/** Builds the transport bound to `config`. */
+export function createTransport(config: TransportConfig): Transport {
+  const wait = config.sleep ?? defaultSleep;
+  const fetchImpl = config.fetch; // called unbound: browsers throw "Illegal invocation" for fetch with another `this`
+  const { logger, scrubber } = config;
+  const jsonHeaders = mergeHeaders(config, { "Content-Type": "application/json" });
+
+  async function send(call: Outgoing, opts: RequestOptions = {}): Promise<Incoming> {
+    const url = new URL(call.url);
+    const { method } = call;
+    const path = url.pathname;
+    if (url.protocol === "http:" && !config.allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+      throw new ArgumentError("baseUrl", `refusing to send the API key over plain http: to ${url.host}; use https: or set allowInsecureHttp: true`);
+    }
+    const operationId = call.operationId ?? operationFor(method, path);
+    const base = call.json ? jsonHeaders : config.headers;
+    const headers = call.headers || opts.headers ? mergeHeaders(config, call.json ? { "Content-Type": "application/json" } : undefined, call.headers, opts.headers) : base;
+    const timeoutMs = opts.timeoutMs ?? config.timeoutMs;
+    const maxRetries = opts.maxRetries ?? config.maxRetries;
+    const mode: RetryMode = opts.retryMode ?? (operationId ? POLICY[operationId]?.retryMode : undefined) ?? "standard";
+    const callerSignal = opts.signal;
+
+    for (let attempt = 1; ; attempt++) {
+      if (logger?.debug) logger.debug(`webauto-api: ${method} ${safeUrl(call.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`);
+      const deadline = startAttemptSignal(timeoutMs, callerSignal);
+      let outcome: AttemptOutcome;
+      let failure: Error | undefined;
+      let incoming: Incoming | undefined;
+      try {
+        // Redirects are never followed: fetch keeps custom headers on a cross-origin redirect, so the key
+        // would go to whatever address (even plain http:) the Location names.
+        const res = await fetchImpl(call.url, { method, headers, body: call.body ?? null, signal: deadline.signal, redirect: "manual" });
+        if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused();
+        const body = await readBody(res, config.maxResponseBytes, method, path); // inside the deadline
+        incoming = { method, path, status: res.status, statusText: res.statusText, headers: res.headers, url: res.url || call.url, body, attempts: attempt, operationId, retryAfterMs: undefined };
+        outcome = { kind: "response", status: res.status, headers: res.headers };
+      } catch (err) {
+        if (err instanceof RedirectRefused) {
+          throw makeApiError({ status: 0, statusText: "opaque redirect", body: "", headers: new Headers(), method, path, attempts: attempt, ...(operationId ? { operationId } : {}) });
+        }
+        if (err instanceof ResponseTooLargeError) throw err;
+        if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
+        if (deadline.timedOut()) {
+          outcome = { kind: "timeout" };
+          failure = new TimeoutError(method, path, attempt, timeoutMs, { cause: err });
+        } else {
+          outcome = { kind: "connection", cause: err };
+          failure = new ConnectionError(method, path, attempt, { cause: scrubError(err, scrubber) });
+        }
+      } finally {
+        deadline.dispose();
+      }
+      const failed = failure !== undefined || (outcome.kind === "response" && outcome.status >= 400);
+      if (!failed || attempt > maxRetries || !shouldRetry(outcome, mode)) {
+        if (failure) throw failure;
+        return incoming!;
+      }
+      // A server asking for more than the client honours gets its answer back, with the delay it asked for.
+      const asked = outcome.kind === "response" ? parseRetryAfterMs(outcome.headers) : undefined;
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return { ...incoming!, retryAfterMs: asked };
+      const delayMs = retryDelayMs(outcome, attempt - 1);
+      const reason = outcome.kind === "response" ? String(outcome.status) : outcome.kind;
+      config.onRetry?.({ method, path, nextAttempt: attempt + 1, delayMs, reason });
+      logger?.warn?.(`webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ms (attempt ${attempt + 1} of ${maxRetries + 1})`);
+      try {
+        await wait(delayMs, callerSignal);
+      } catch {
+        throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
+      }
+    }
+  }
+
+  function fetchFor(opts: RequestOptions = {}): typeof globalThis.fetch {
+    return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-      const url = new URL(request.url);
-      const method = request.method;
-      const path = url.pathname;
-      if (url.protocol === "http:" && !config.allowInsecureHttp && !isLoopbackHost(url.hostname)) {
-        throw new ArgumentError("baseUrl", `refusing to send the API key over plain http: to ${url.host}; use https: or set allowInsecureHttp: true`);
-      }
-      const headers = new Headers(config.headers);
-      request.headers.forEach((value, name) => headers.set(name, value));
-      for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
-      headers.set("X-API-Key", config.apiKey());
+      const callHeaders: Record<string, string> = {};
+      request.headers.forEach((value, name) => (callHeaders[name] = value));
       const body = request.body ? await request.arrayBuffer() : undefined;
-      const callerSignal = call.signal ?? request.signal;
-      const timeoutMs = call.timeoutMs ?? config.timeoutMs;
-      const maxRetries = call.maxRetries ?? config.maxRetries;
-      // The sitemap POST costs a credit and its 408 already took 60 s: conservative unless the caller says otherwise.
-      const mode = call.retryMode ?? (method === "POST" && /\/v1\/site\/map$/.test(path) ? "conservative" : "standard");
-      const wait = config.sleep ?? defaultSleep;
-      const fetchImpl = config.fetch; // called unbound: browsers throw "Illegal invocation" for fetch with another `this`
-
-      for (let attempt = 1; ; attempt++) {
-        config.logger?.debug?.(`webauto-api: ${method} ${safeUrl(request.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`);
-        const deadline = startAttemptSignal(timeoutMs, callerSignal);
-        let outcome: AttemptOutcome;
-        let failure: Error | undefined;
-        let response: Response | undefined;
-        try {
-          // Redirects are never followed: fetch keeps custom headers on a cross-origin redirect, so the key
-          // would go to whatever address (even plain http:) the Location names.
-          const res = await fetchImpl(request.url, { method, headers, body, signal: deadline.signal, redirect: "manual" });
-          if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused(res);
-          const buffer = await res.arrayBuffer(); // inside the deadline: a stalled body times out too
-          response = bodyMode === "meta" && res.ok ? res : rebuild(res, buffer);
-          META.set(response, exchangeRecord(attempt, buffer, res.headers, config.apiKey()));
-          outcome = { kind: "response", status: res.status, headers: res.headers };
-        } catch (err) {
-          if (err instanceof RedirectRefused) {
-            throw makeApiError({ status: 0, statusText: "opaque redirect", body: "", headers: new Headers(), method, path, attempts: attempt });
-          }
-          if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
-          if (deadline.timedOut()) {
-            outcome = { kind: "timeout" };
-            failure = new TimeoutError(method, path, attempt, timeoutMs, { cause: err });
-          } else {
-            outcome = { kind: "connection", cause: err };
-            failure = new ConnectionError(method, path, attempt, { cause: err });
-          }
-        } finally {
-          deadline.dispose();
-        }
-        const failed = failure !== undefined || (outcome.kind === "response" && outcome.status >= 400);
-        if (!failed || attempt > maxRetries || !shouldRetry(outcome, mode)) {
-          if (failure) throw failure;
-          return response!;
-        }
-        const delayMs = retryDelayMs(outcome, attempt - 1);
-        const reason = outcome.kind === "response" ? String(outcome.status) : outcome.kind;
-        config.onRetry?.({ method, path, nextAttempt: attempt + 1, delayMs, reason });
-        config.logger?.warn?.(`webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ms (attempt ${attempt + 1} of ${maxRetries + 1})`);
-        try {
-          await wait(delayMs, callerSignal ?? undefined);
-        } catch {
-          throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
-        }
-      }
+      const signal = opts.signal ?? request.signal;
+      const got = await send({ method: request.method, url: request.url, headers: callHeaders, ...(body ? { body } : {}) }, { ...opts, signal });
+      const text = scrubber.text(decode(got.body));
+      const headers = new Headers();
+      got.headers.forEach((value, name) => headers.append(name, scrubber.text(value)));
+      const nullBody = got.status === 204 || got.status === 205 || got.status === 304;
+      const response = new Response(nullBody ? null : text, { status: got.status, statusText: got.statusText, headers });
+      Object.defineProperty(response, "url", { value: got.url });
+      return response;
     };
+  }
+
+  return { send, fetchFor };
 }
 
-function exchangeRecord(attempts: number, buffer: ArrayBuffer, headers: Headers, key: string): ExchangeMeta {
-  let text: string | undefined;
-  let safeHeaders: Headers | undefined;
-  return {
-    attempts,
-    bodyText: () => (text ??= scrub(DECODER.decode(buffer), key)),
-    headers() {
-      if (!safeHeaders) {
-        safeHeaders = new Headers();
-        headers.forEach((value, name) => safeHeaders!.append(name, scrub(value, key)));
-      }
-      return safeHeaders;
-    },
-  };
+/** The client's headers, then the call's (names compared case-insensitively), then the key again. */
+function mergeHeaders(config: TransportConfig, ...layers: Array<Record<string, string> | undefined>): Record<string, string> {
+  const merged = new Headers(config.headers);
+  for (const layer of layers) for (const [name, value] of Object.entries(layer ?? {})) merged.set(name, value);
+  merged.set(config.keyHeader, config.headers[config.keyHeader]!);
+  return Object.fromEntries(merged);
 }
 
-function rebuild(res: Response, buffer: ArrayBuffer): Response {
-  const copy = new Response(NULL_BODY_STATUSES.has(res.status) ? null : buffer, {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
-  Object.defineProperty(copy, "url", { value: res.url });
-  return copy;
-}
-
-/** Replaces every occurrence of the key (4+ characters) with `***`: a server may echo it in an error body. */
-export function scrub(text: string, apiKey: string): string {
-  return apiKey.length >= 4 && text.includes(apiKey) ? text.split(apiKey).join("***") : text;
+/** A transport error whose message may quote the server: the key scrubbed from it. */
+function scrubError(err: unknown, scrubber: Scrubber): unknown {
+  if (err instanceof Error && scrubber.mayContain(err.message)) err.message = scrubber.text(err.message);
+  return err;
 }

@@ -1,16 +1,13 @@
 /**
- * Optional response validation (`validateResponses: true`) against the document's schemas, embedded as
- * JSON in document-schemas.ts. ajv and ajv-formats are loaded on first use only, so clients that do not
+ * Optional response validation (`validateResponses: true`) against the document's component schemas,
+ * generated into generated/schemas.ts. ajv and ajv-formats are loaded on first use only, so clients that do not
  * validate never load them (they are optional peer dependencies). ajv compiles schemas with `new Function`:
  * pages with a strict Content-Security-Policy need `'unsafe-eval'` to use this option.
  */
 import { ArgumentError, type Violation } from "./errors.js";
 
-/** The response schemas the helpers validate. */
-export type ResponseSchemaName = "SitemapRequestResponse" | "DataSchema" | "BrowserRequestListResponse";
-
-/** Validates a value against a named response schema; returns violations (empty when valid). */
-export type ResponseValidator = (schema: ResponseSchemaName, value: unknown) => Violation[];
+/** Validates a value against a named component schema; returns violations (empty when valid). */
+export type ResponseValidator = (schema: string, value: unknown) => Violation[];
 
 const DOC_ID = "https://webauto-api.local/components.json";
 
@@ -47,11 +44,11 @@ async function build(): Promise<ResponseValidator> {
   } catch (cause) {
     throw new ArgumentError("validateResponses", `needs the optional packages ajv@8 and ajv-formats@3 (npm install ajv ajv-formats): ${String((cause as Error)?.message ?? cause)}`);
   }
-  const { DOCUMENT_SCHEMAS } = await import("./document-schemas.js");
+  const { DOCUMENT_SCHEMAS } = await import("../generated/schemas.js");
   const ajv = new AjvClass({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema({ $id: DOC_ID, components: { schemas: DOCUMENT_SCHEMAS } }, DOC_ID);
-  const compiled = new Map<ResponseSchemaName, ReturnType<AjvLike["compile"]>>();
+  const compiled = new Map<string, ReturnType<AjvLike["compile"]>>();
   return (name, value) => {
     let fn = compiled.get(name);
     if (!fn) {

@@ -4,7 +4,7 @@
  * shown to fail on a deliberately broken copy of the document, so a green gate means something.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -28,8 +28,8 @@ const redocly = (spec: string) => run([REDOCLY, "lint", spec, "--config", join(R
 // copy of the ruleset laid out the same way.
 const spectral = (spec: string) =>
   run([SPECTRAL, "lint", spec, "--ruleset", join(dirname(dirname(spec)), ".spectral.yaml"), "--fail-severity=warn"]);
-const driftCheck = (spec: string, out: string) =>
-  run([TSX, join(ROOT, "scripts/generate-types.ts"), "--check", "--spec", spec, "--out", out]);
+const driftCheck = (spec: string, outDir: string) =>
+  run([TSX, join(ROOT, "scripts/generate.ts"), "--check", "--spec", spec, "--out", outDir]);
 
 /** Writes a copy of the document, edited by `edit`, and of the Spectral ruleset into a temp folder. */
 function brokenCopy(edit: (yaml: string) => string): string {
@@ -81,19 +81,22 @@ describe("spec gates", () => {
     expect(undescribed.output).toMatch(/operation-description/);
   });
 
-  test("generated/schema.d.ts is up to date with the document", () => {
-    const { status, output } = driftCheck(SPEC_PATH, join(ROOT, "generated/schema.d.ts"));
+  test("every file in generated/ is up to date with the document", () => {
+    const { status, output } = driftCheck(SPEC_PATH, join(ROOT, "generated"));
     expect(status, output).toBe(0);
+    expect(output).toMatch(/schema\.d\.ts, operations\.json, routes\.ts, schemas\.ts/);
   });
 
-  test("the drift check fails when the document changed after generation", () => {
+  test("the drift check fails when the document changed after generation, naming each stale file with a diff", () => {
     const dir = mkdtempSync(join(tmpdir(), "webauto-gen-"));
-    const out = join(dir, "schema.d.ts");
-    copyFileSync(join(ROOT, "generated/schema.d.ts"), out);
+    for (const name of readdirSync(join(ROOT, "generated"))) copyFileSync(join(ROOT, "generated", name), join(dir, name));
     const spec = brokenCopy((y) => y.replace("      enum: [pending, running, completed, failed]", "      enum: [pending, running, completed, failed, cancelled]"));
-    const { status, output } = driftCheck(spec, out);
+    const { status, output } = driftCheck(spec, dir);
     expect(status, output).toBe(1);
-    expect(output).toMatch(/is stale/);
+    // operations.json keeps $refs, so an enum edit leaves it as it was; the three files that inline the enum are stale.
+    for (const name of ["schema.d.ts", "routes.ts", "schemas.ts"]) expect(output).toContain(`${join(dir, name)} is stale`);
+    expect(output).not.toContain(`${join(dir, "operations.json")} is stale`);
+    expect(output).toMatch(/^\+.*cancelled/m);
   });
 
   test("the whole project type-checks under strict TypeScript", () => {

@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "webauto-pack-"));
 const scratch = join(work, "scratch");
 let packed: string[] = [];
+let tarball = "";
 
 function run(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
@@ -23,6 +24,7 @@ beforeAll(() => {
   run("npm", ["run", "build"], root);
   const out = JSON.parse(run("npm", ["pack", "--pack-destination", work, "--json"], root)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = out[0]!.files.map((f) => f.path);
+  tarball = out[0]!.filename;
   run("mkdir", ["-p", scratch], work);
   writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
   run("npm", ["install", join(work, out[0]!.filename), "--prefer-offline", "--no-audit", "--no-fund"], scratch);
@@ -30,9 +32,26 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed tarball", () => {
-  it("contains the built ESM entry and declarations, and no tests", () => {
-    expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts", "dist/client.js", "package.json"]));
-    expect(packed.filter((p) => p.startsWith("dist/test") || p.endsWith(".test.js"))).toEqual([]);
+  it("contains the ESM and CommonJS entries with declarations for each, and no tests", () => {
+    expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "package.json", "LICENSE"]));
+    expect(packed.filter((p) => p.includes("test") || p.startsWith("src/"))).toEqual([]);
+  });
+
+  it("is required from CommonJS as well as imported from ESM", () => {
+    writeFileSync(join(scratch, "main.cjs"), `const { createClient, ArgumentError, VERSION } = require("webauto-api");
+let refused = "";
+try { createClient({ baseUrl: "https://api.example.com/v1", apiKey: "k_cjs_test" }); } catch (e) { refused = (e instanceof ArgumentError) + " " + e.message; }
+console.log(JSON.stringify({ type: typeof createClient, version: VERSION, refused }));
+`);
+    const result = JSON.parse(run(process.execPath, ["main.cjs"], scratch)) as Record<string, string>;
+    expect(result).toMatchObject({ type: "function", refused: expect.stringMatching(/^true baseUrl: must not end with \/v1/) });
+  });
+
+  it("passes publint and are-the-types-wrong (ESM and CJS resolution, node10, node16 and bundlers)", () => {
+    expect(run(process.execPath, [join(root, "node_modules/publint/src/cli.js"), "--strict"], root)).toMatch(/All good!/);
+    const attw = run(process.execPath, [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), join(work, tarball), "--format", "json"], root);
+    const problems = (JSON.parse(attw) as { analysis: { problems: unknown[] } }).analysis.problems;
+    expect(problems).toEqual([]);
   });
 
   it("imports cleanly in a scratch project and calls a real local server", () => {
@@ -69,9 +88,8 @@ server.listen(0, "127.0.0.1", async () => {
     expect(String(result.validation)).toMatch(/needs the optional packages ajv@8 and ajv-formats@3|ResponseValidationError/);
   });
 
-  // dist/types.d.ts imports ../generated/schema.js, so package.json "files" must ship generated/schema.d.ts.
+  // The declarations are bundled (the generated types rolled in), so nothing outside dist/ is needed.
   it("type-checks a consumer against the packed declarations", () => {
-    expect(packed).toContain("generated/schema.d.ts");
     writeFileSync(
       join(scratch, "check.ts"),
       `import { createClient, type BrowserRequest, type SitemapResponse } from "webauto-api";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrism, type PrismServer } from "../../openapi/lib/prism.js";
 import { loadSpec } from "../../openapi/lib/spec.js";
-import { AuthenticationError, createClient, UnprocessableEntityError, type DataSchemaInput, type WebautoClient } from "../index.js";
+import { ArgumentError, AuthenticationError, createClient, UnprocessableEntityError, type DataSchemaInput, type WebautoClient } from "../index.js";
 import { API_KEY, expectNoSecretRecorded, rejection } from "./support/secrets.js";
 
 let prism: PrismServer;
@@ -69,8 +69,15 @@ describe("against the Prism mock", () => {
   });
 
   it("gets 422 for a body the document forbids, thrown as UnprocessableEntityError", async () => {
-    const err = await rejection(client.updateSchema("dsc_1", { fields: [{ name: "x", type: "text" as "string" }] }));
+    // A numeric description passes the client's own checks (names and types) and reaches Prism's validator.
+    const err = await rejection(client.updateSchema("dsc_1", { fields: [{ name: "x", type: "string", description: 42 as unknown as string }] }));
     expect(err).toBeInstanceOf(UnprocessableEntityError);
+  });
+
+  it("refuses a type name the document does not list before sending anything", async () => {
+    const err = (await rejection(client.updateSchema("dsc_1", { fields: [{ name: "x", type: "text" as "string" }] }))) as ArgumentError;
+    expect(err).toBeInstanceOf(ArgumentError);
+    expect(err.argument).toBe("schema.fields[0].type");
   });
 });
 

@@ -41,12 +41,13 @@ describe("retries", () => {
     expect(delays[0]).toBeLessThanOrEqual(5_000);
   });
 
-  it("ignores a Retry-After beyond 60 s and backs off 0.5 s minus up to 25 % jitter instead", async () => {
-    const { client, delays } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing)));
-    await client.listBrowserRequests();
-    expect(delays).toHaveLength(1);
-    expect(delays[0]).toBeGreaterThanOrEqual(375);
-    expect(delays[0]).toBeLessThanOrEqual(500);
+  it("does not retry when Retry-After asks for more than 60 s: a RateLimitError carries the server's delay", async () => {
+    const { server, client, delays } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing)));
+    const err = (await rejection(client.listBrowserRequests())) as RateLimitError;
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.retryAfterMs).toBe(3_600_000);
+    expect(delays).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("retries a 503 then succeeds on the second attempt", async () => {
