@@ -6,7 +6,7 @@
  * so this is all the checking the workflows get before they run there.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -275,6 +275,16 @@ describe("the lifecycle", () => {
     expect(upload?.with?.overwrite, "a re-run of the job must not fail on the first attempt's artifact").toBe(true);
     const summary = job.steps[stepRunning(job, GLUE_LINES[1]!)];
     expect(summary?.if).toBe("always() && hashFiles('reports/contract-summary.md') != ''");
+  });
+
+  test("staging-contract.yml: the suite reads every setting the workflow passes, and the baseline is committed", () => {
+    const env = workflow("staging-contract.yml").jobs.contract!.steps.find((s) => s.env?.CONTRACT_BASELINE)!.env!;
+    const suite = readdirSync(join(ROOT, "contract-tests"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts") && !f.includes("node_modules"))
+      .map((f) => readFileSync(join(ROOT, "contract-tests", f), "utf8"))
+      .join("\n");
+    expect(Object.keys(env).filter((name) => !suite.includes(name)), "settings no file under contract-tests/ reads").toEqual([]);
+    expect(existsSync(join(ROOT, String(env.CONTRACT_BASELINE))), `${env.CONTRACT_BASELINE} is committed`).toBe(true);
   });
 
   test("dependabot moves the action pins to new majors", () => {
