@@ -25,7 +25,7 @@ function git(repo: string, args: string[]): string {
 }
 
 /** The top directory of the git work tree holding `dir`; UsageError naming --repo otherwise. */
-export function repoRoot(dir: string): string {
+function repoRoot(dir: string): string {
   try {
     return git(dir, ["rev-parse", "--show-toplevel"]).trim();
   } catch {

@@ -1,13 +1,13 @@
-/** Which component schemas the operations of a document use, through any chain of local `$ref`s. */
+/**
+ * Which component schemas the operations of a document use, through any chain of local `$ref`s. A
+ * change to such a schema also shows up inside each operation that uses it, where the comparison knows
+ * whether it is request or response; the context-free copy under /components/schemas is then redundant.
+ */
 import { resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)/;
 
-/**
- * Names of the component schemas reachable from `paths` (and `webhooks`). A change to such a schema
- * also shows up inside each operation that uses it, where the comparison knows whether it is request
- * or response; the context-free copy under /components/schemas is then redundant.
- */
+/** Names of the component schemas reachable from `paths` and `webhooks`. */
 export function schemasUsedByOperations(doc: OpenApiDocument): Set<string> {
   const names = new Set<string>();
   const seen = new Set<string>();

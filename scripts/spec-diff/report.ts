@@ -12,7 +12,7 @@ export const CLASS_TITLES: Record<ChangeClass, string> = {
 const cell = (text: string): string => text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
 
 /** A short inline rendering of a changed value; empty for objects and long values. */
-export function shortValue(value: unknown): string {
+function shortValue(value: unknown): string {
   if (value === undefined) return "";
   const json = JSON.stringify(value);
   return typeof value === "object" && value !== null && !Array.isArray(value) ? "" : json.length > 60 ? "" : json;
