@@ -14,7 +14,7 @@
  * watches its parent (and, when run by npm, the npm process above the shell) and stops when it is gone.
  */
 import { readFileSync } from "node:fs";
-import { PortInUseError, startPrism, type PrismServer } from "../openapi/lib/prism.js";
+import type { PrismServer } from "../openapi/lib/prism.js";
 
 const DEFAULT_PORT = 4010;
 const USAGE = `usage: npm run mock [-- --port N]    or    MOCK_PORT=N npm run mock
@@ -121,6 +121,8 @@ setInterval(() => {
   if (process.ppid !== originalParent || !ancestors.every(isAlive)) void stop("the process that started the mock is gone");
 }, 500).unref();
 
+// Imported only now, so that a wrong argument is reported without loading the launcher.
+const { PortInUseError, startPrism } = await import("../openapi/lib/prism.js");
 try {
   prism = await startPrism({
     port: parsed.port,
@@ -137,7 +139,7 @@ try {
   process.exit(1);
 }
 
-console.log(`Prism mock of openapi/openapi.yaml listening on ${prism.url} (Prism pid ${prism.pid}; Ctrl-C to stop)`);
+console.log(`Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, Prism pid ${prism.pid}; Ctrl-C to stop)`);
 console.log(
   "Static mode: every answer is the document's example; PUT /v1/schemas/{id} always returns the example schema, whose fields pair only with the example request's fields (for any other tree they do not pair, and the client refuses the answer with a ResponseValidationError).",
 );

@@ -186,6 +186,7 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
     });
   } catch (err) {
     child.kill("SIGKILL");
+    await exited; // reaped by us: a rejection means no process is left behind
     throw err;
   }
   const urlHost = host.includes(":") ? `[${host}]` : host;

@@ -1,10 +1,11 @@
 /**
- * `npm run mock` (scripts/mock.ts, the real entry point, started as the npm script starts it) serves each
- * of the three operations with the document's example, enforces the API key, and rejects what the
- * document rules out; its banner and its 400s tell the user what they are getting.
+ * `npm run mock` (the real npm script, started as users start it) serves each of the three operations
+ * with the document's example, enforces the API key, and rejects what the document rules out; its banner
+ * and its 400s tell the user what they are getting; SIGTERM to the npm process stops every process of it.
+ * (More about a taken port, signals and arguments: mock-lifecycle.test.ts.)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadSpec } from "../lib/spec.js";
@@ -16,29 +17,49 @@ const example = (path: string, method: string, where: "request" | "200") => {
   const media = where === "request" ? op.requestBody.content["application/json"] : op.responses["200"].content["application/json"];
   return (Object.values(media.examples)[0] as { value: unknown }).value;
 };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Whether any process of the group is left (kill(-pgid, 0) fails with ESRCH once all are gone and reaped). */
+const groupAlive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
 
 describe("npm run mock", () => {
-  let child: ChildProcess;
+  let npm: ChildProcess;
   let base: string;
+  let port: number;
   let output = "";
 
   beforeAll(async () => {
     // Port 0: Prism binds a free port and the banner names it (no window for another process to take it).
-    child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "scripts/mock.ts"), "--port", "0"], { cwd: ROOT });
-    child.stdout?.on("data", (b: Buffer) => (output += b.toString()));
-    child.stderr?.on("data", (b: Buffer) => (output += b.toString()));
+    // detached: the run gets a process group of its own, so the last test can see that none of it is left.
+    const env = { ...process.env };
+    delete env.MOCK_PORT;
+    delete env.npm_config_port;
+    npm = spawn("npm", ["run", "mock", "--", "--port", "0"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    npm.stdout!.on("data", (b: Buffer) => (output += b.toString()));
+    npm.stderr!.on("data", (b: Buffer) => (output += b.toString()));
     const deadline = Date.now() + 30_000;
-    for (let m; !(m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) /.exec(output)); ) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm run mock did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
+    let m: RegExpExecArray | null;
+    while (!(m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) /.exec(output))) {
+      if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm run mock did not start:\n${output}`);
+      await sleep(50);
     }
-    base = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(output)![1]!;
+    base = m[1]!;
+    port = Number(m[2]);
   });
-  afterAll(async () => {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
+  afterAll(() => {
+    if (npm?.pid && groupAlive(npm.pid)) process.kill(-npm.pid, "SIGKILL");
   });
 
   const call = (method: string, path: string, body?: unknown, key: string | null = "test-key") =>
@@ -117,5 +138,21 @@ describe("npm run mock", () => {
     expect(invalid.headers.get("content-type")).toBe("application/problem+json");
     const problem = (await invalid.json()) as { validation: { message: string }[] };
     expect(problem.validation.map((v) => v.message).join("\n")).toMatch(/url/);
+  });
+
+  // Last: it ends the run the other tests use.
+  test("SIGTERM to the npm process: within a few seconds the port is free and no process of the run (npm, node, Prism) is left", async () => {
+    expect(await accepts(port)).toBe(true);
+    expect(groupAlive(npm.pid!)).toBe(true);
+    const exited = new Promise((r) => npm.once("exit", r));
+    process.kill(npm.pid!, "SIGTERM");
+    await exited;
+    const t0 = Date.now();
+    while (groupAlive(npm.pid!)) {
+      if (Date.now() - t0 > 5_000) throw new Error(`processes of the run still alive 5 s after SIGTERM:\n${output}`);
+      await sleep(50);
+    }
+    expect(await accepts(port)).toBe(false);
+    expect(output).toContain("mock: stopping (SIGTERM)");
   });
 });
