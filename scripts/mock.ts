@@ -102,6 +102,10 @@ if ("error" in parsed) {
   process.exit(2);
 }
 
+// A closed terminal (SIGHUP) or pipe must not turn a log line into a crash before Prism is stopped.
+process.stdout.on("error", () => undefined);
+process.stderr.on("error", () => undefined);
+
 const startup = new AbortController();
 let prism: PrismServer | undefined;
 let stopping = false;
