@@ -1,98 +1,170 @@
-/** The server under test (the Prism mock or a live server) and how the suite talks to it. */
-import type { Settings } from "./config.js";
-import type { Exchange, OperationId } from "./types.js";
-import { redact, REDACTED } from "./redact.js";
+/**
+ * The server under test (the Prism mock or a live server) and the one function that talks to it. It never
+ * follows redirects (fetch would carry the key to the Location), reads at most the body limit, scrubs the
+ * keys from everything it records, retries what never reached the server and 429s, stops sending when the
+ * request budget is spent, and opens a breaker after consecutive transport failures.
+ */
+import { causeText } from "../src/errors.js";
+import { createScrubber, REDACTED, type Scrubber } from "../src/redact.js";
+import { parseRetryAfterMs } from "../src/retry.js";
+import type { Settings } from "./settings.js";
+import type { Exchange } from "./types.js";
 
-/** How to authenticate one request: the configured key, none, or a deliberately wrong one. */
-export type KeyMode = "valid" | "none" | "wrong";
+/** How to authenticate one request. */
+export type KeyMode = "valid" | "none" | "empty" | "wrong" | "second";
 
-/** A request to send; `json` is serialised unless `rawBody` is given. */
+/** A request to send: the path is already expanded, query values already serialised (commas kept). */
 export interface RequestSpec {
-  operation: OperationId;
-  method: "GET" | "POST" | "PUT";
+  operation: string;
+  method: string;
   path: string;
-  query?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  /** A JSON value to send (serialised), unless `rawBody` is given. */
   json?: unknown;
   rawBody?: string;
+  /** Content-Type of the body (default application/json). */
+  contentType?: string;
   key?: KeyMode;
   headers?: Record<string, string>;
+  timeoutMs?: number;
+  pairedExample?: string;
 }
 
-/** The User-Agent of every request the suite sends. */
-export const USER_AGENT = "webauto-api-contract-suite/1.0";
+/** Thrown by `send` when the run must stop sending: the scenario is reported as skipped with this reason. */
+export class SkipScenario extends Error {
+  override name = "SkipScenario";
+}
 
+/** The User-Agent of every request the suite sends (the live edge answers some default agents with 403). */
+export const USER_AGENT = "webauto-api-contract-suite/1.0";
 /** A key no real account has; it is not a secret, so reports print it. */
 export const WRONG_API_KEY = "contract-suite-wrong-key-0000";
+/** Consecutive requests with no HTTP answer after which the breaker opens. */
+export const BREAKER_THRESHOLD = 3;
+/** Retries of a connection that never reached the server, and of a 429. */
+const CONNECTION_RETRIES = 2;
+const RATE_LIMIT_RETRIES = 3;
+/** Body characters kept for a body over the limit (it is not parsed). */
+const TRUNCATED_EXCERPT_CHARS = 4096;
+/** Errors that mean the request did not get an answer from the server and can be sent again. */
+const UNREACHED = /ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed|socket hang up/i;
 
-/** The sitemap runs up to 60 s (seed section 8); everything else should answer well within 30 s. */
-export function timeoutMsFor(operation: OperationId): number {
-  return operation === "createSitemapRequest" ? 75_000 : 30_000;
-}
-
-/** How often a 429 (rate limit, not shown by the seed) is retried before the answer counts. */
-export const MAX_RATE_LIMIT_RETRIES = 3;
-
-/** Delay before retrying a 429: a sane Retry-After (0-60 s), else 1 s doubling per attempt. */
-export function retryDelayMs(retryAfter: string | null, attempt: number): number {
-  const seconds = retryAfter === null ? NaN : Number(retryAfter);
-  if (Number.isFinite(seconds) && seconds >= 0 && seconds <= 60) return seconds * 1000;
-  const date = retryAfter === null ? NaN : Date.parse(retryAfter);
-  if (Number.isFinite(date) && date - Date.now() >= 0 && date - Date.now() <= 60_000) return date - Date.now();
-  return 1000 * 2 ** attempt;
-}
-
-/** A target: where requests go and the one function that sends them. */
+/** A target: where requests go, the function that sends them, and what it has spent. */
 export interface Target {
   kind: Settings["kind"];
   baseUrl: string;
+  scrubber: Scrubber;
   send(spec: RequestSpec): Promise<Exchange>;
+  /** Requests sent so far (retries included). */
+  requestsSent(): number;
+  /** Why the target stopped sending (budget or breaker), if it did. */
+  stopped(): string | undefined;
 }
 
-function headerRecord(headers: Headers, secret: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => (out[name] = redact(value, secret)));
-  return out;
-}
+/** Target settings. */
+export type TargetSettings = Pick<Settings, "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs">;
 
-/** Builds a target that sends with fetch, redacting the key in everything it records. */
-export function createTarget(settings: Pick<Settings, "kind" | "baseUrl" | "apiKey">): Target {
-  const send = async (spec: RequestSpec): Promise<Exchange> => {
-    const search = new URLSearchParams(spec.query ?? {}).toString();
-    const url = `${settings.baseUrl}${spec.path}${search ? `?${search}` : ""}`;
-    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    // A named User-Agent: the live edge answers some default client agents with a bare 403.
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
-    if (bodyText !== undefined) headers["content-type"] ??= "application/json";
-    const key = spec.key ?? "valid";
-    const wire = { ...headers };
-    if (key === "valid") wire["x-api-key"] = settings.apiKey;
-    if (key === "wrong") wire["x-api-key"] = WRONG_API_KEY;
-    const shown = { ...headers, ...(key === "none" ? {} : { "x-api-key": key === "valid" ? REDACTED : WRONG_API_KEY }) };
-    const request = { method: spec.method, url, path: spec.path, query: spec.query ?? {}, headers: shown, bodyText, json: spec.json };
-    const started = Date.now();
-    try {
-      // Never follow redirects: fetch would carry X-API-Key to the Location. A 3xx is reported as received.
-      const init = () => ({ method: spec.method, headers: wire, body: bodyText, redirect: "manual" as const, signal: AbortSignal.timeout(timeoutMsFor(spec.operation)) });
-      let res = await fetch(url, init());
-      // Rate limits are not part of the contract (seed section 8: not shown): wait and retry a few times.
-      for (let attempt = 0; res.status === 429 && attempt < MAX_RATE_LIMIT_RETRIES; attempt++) {
-        await new Promise((r) => setTimeout(r, retryDelayMs(res.headers.get("retry-after"), attempt)));
-        res = await fetch(url, init());
-      }
-      const text = redact(await res.text(), settings.apiKey);
-      let json: unknown;
-      try {
-        json = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      const response = { status: res.status, headers: headerRecord(res.headers, settings.apiKey), contentType: res.headers.get("content-type"), bodyText: text, json, elapsedMs: Date.now() - started };
-      return { operation: spec.operation, request, response };
-    } catch (err) {
-      const reason = redact(err instanceof Error ? `${err.name}: ${err.message}` : String(err), settings.apiKey);
-      const response = { status: 0, headers: {}, contentType: null, bodyText: "", transportError: reason, elapsedMs: Date.now() - started };
-      return { operation: spec.operation, request, response };
-    }
+/** A scrubber for every key of the run (the second account's too). */
+export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
+  const scrubbers = [settings.apiKey, settings.secondApiKey].filter(Boolean).map((k) => createScrubber(k));
+  return {
+    mayContain: (t) => scrubbers.some((s) => s.mayContain(t)),
+    text: (t) => scrubbers.reduce((acc, s) => s.text(acc), t),
+    value: (v) => scrubbers.reduce((acc, s) => s.value(acc), v),
   };
-  return { kind: settings.kind, baseUrl: settings.baseUrl, send };
+}
+
+async function readLimited(res: Response, limit: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(0), total: 0, truncated: false };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      chunks.push(value);
+      return { bytes: Buffer.concat(chunks).subarray(0, TRUNCATED_EXCERPT_CHARS * 4), total, truncated: true };
+    }
+    chunks.push(value);
+  }
+  return { bytes: Buffer.concat(chunks), total, truncated: false };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds a target that sends with fetch and records every exchange scrubbed of the keys. */
+export function createTarget(settings: TargetSettings, keyHeader = "X-API-Key"): Target {
+  const scrubber = runScrubber(settings);
+  let sent = 0;
+  let failuresInARow = 0;
+  let stopReason: string | undefined;
+
+  const send = async (spec: RequestSpec): Promise<Exchange> => {
+    if (stopReason) throw new SkipScenario(stopReason);
+    const enc = (v: string) => encodeURIComponent(v).replace(/%2C/gi, ",");
+    const query = Object.entries(spec.query ?? {})
+      .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item) => `${encodeURIComponent(k)}=${enc(item)}`))
+      .join("&");
+    const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
+    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
+    if (bodyText !== undefined) headers["content-type"] ??= spec.contentType ?? "application/json";
+    const key = spec.key ?? "valid";
+    const secret = key === "valid" ? settings.apiKey : key === "second" ? settings.secondApiKey : key === "wrong" ? WRONG_API_KEY : key === "empty" ? "" : undefined;
+    const wire = { ...headers, ...(secret !== undefined ? { [keyHeader.toLowerCase()]: secret } : {}) };
+    const shown = { ...headers, ...(secret !== undefined ? { [keyHeader.toLowerCase()]: key === "wrong" || key === "empty" ? secret : REDACTED } : {}) };
+    const request = { method: spec.method, url: scrubber.text(url), path: spec.path, query: spec.query ?? {}, headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
+    const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
+    const started = Date.now();
+    let lastError = "";
+    for (let attempt = 0, rateLimited = 0; ; attempt++) {
+      if (sent >= settings.maxRequests) {
+        stopReason = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS)`;
+        throw new SkipScenario(stopReason);
+      }
+      sent++;
+      try {
+        // Never follow redirects: fetch would carry the key to the Location. A 3xx is recorded as received.
+        const res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+        // Rate limits are not part of the contract the seed shows: wait (bounded) and try again a few times.
+        if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
+          await res.body?.cancel().catch(() => {});
+          const asked = parseRetryAfterMs(res.headers);
+          await sleep(asked !== undefined && asked <= 60_000 ? asked : 1000 * 2 ** rateLimited++);
+          continue;
+        }
+        const { bytes, total, truncated } = await readLimited(res, settings.maxBodyBytes);
+        const raw = Buffer.from(bytes).toString("utf8");
+        const text = scrubber.text(truncated ? raw.slice(0, TRUNCATED_EXCERPT_CHARS) : raw);
+        let json: unknown;
+        if (!truncated && text !== "") {
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+        }
+        const responseHeaders: Record<string, string> = {};
+        res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
+        failuresInARow = 0;
+        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated } : {}), elapsedMs: Date.now() - started };
+        return { operation: spec.operation, request, response, ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}) };
+      } catch (err) {
+        const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+        lastError = scrubber.text(timedOut ? `no answer within ${timeoutMs} ms (timeout)` : causeText(err));
+        if (!timedOut && attempt < CONNECTION_RETRIES && UNREACHED.test(lastError)) {
+          await sleep(200 * (attempt + 1));
+          continue;
+        }
+        break;
+      }
+    }
+    if (++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
+    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, elapsedMs: Date.now() - started };
+    return { operation: spec.operation, request, response };
+  };
+  return { kind: settings.kind, baseUrl: settings.baseUrl, scrubber, send, requestsSent: () => sent, stopped: () => stopReason };
 }

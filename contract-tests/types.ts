@@ -1,7 +1,5 @@
-/** Shared data shapes of the contract suite: exchanges, check contexts and violations. */
-
-/** The operations of the document the suite covers. */
-export type OperationId = "createSitemapRequest" | "updateDataSchema" | "listBrowserRequests";
+/** Shared data shapes of the contract suite: exchanges, check contexts and findings. */
+import type { SpecModel } from "./model.js";
 
 /** A request as the suite sends it; the API key is already redacted in `headers`. */
 export interface SentRequest {
@@ -10,7 +8,8 @@ export interface SentRequest {
   url: string;
   /** Path after the base URL, e.g. `/v1/site/map`. */
   path: string;
-  query: Record<string, string>;
+  /** Serialised query values (an exploded array is a list of values). */
+  query: Record<string, string | string[]>;
   headers: Record<string, string>;
   /** Raw body text, when one was sent. */
   bodyText?: string;
@@ -24,49 +23,78 @@ export interface ReceivedResponse {
   headers: Record<string, string>;
   /** The Content-Type header, or null when absent. */
   contentType: string | null;
+  /** The body text (at most the suite's body limit; `truncated` says when it was cut). */
   bodyText: string;
   /** The parsed body when it is valid JSON; undefined otherwise. */
   json?: unknown;
+  /** Bytes received (counting stops at the limit). */
+  bodyBytes: number;
+  /** The body was larger than the suite's limit: only its beginning was kept, and it was not parsed. */
+  truncated?: boolean;
+  /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
   elapsedMs: number;
 }
 
 /** One request and its response. */
 export interface Exchange {
-  operation: OperationId;
+  /** The operationId of the document. */
+  operation: string;
   request: SentRequest;
   response: ReceivedResponse;
+  /** The name of the documented example pair this request sent (a request and a 2xx response example share it). */
+  pairedExample?: string;
+  /** Not sent: a documented response example checked against the document itself. */
+  documented?: boolean;
 }
 
 /** What the suite meant by a request; checks that do not apply to the intent return nothing. */
 export type Intent =
-  | "conforming" // a valid request; the answer must be documented
-  | "acceptance" // generated valid data: must be accepted (2xx or a documented non-4xx)
-  | "rejection" // data the seed rules out: must get a 4xx
+  | "acceptance" // a valid request: must be accepted (2xx, or a documented non-4xx)
+  | "conforming" // a valid request whose answer need only be documented (e.g. an unreachable site)
+  | "rejection" // data the document rules out: must get a 4xx
   | "no-key" // sent without the API key: must get a 4xx
-  | "wrong-key"; // sent with a wrong key: must get a 4xx
+  | "empty-key" // sent with an empty API key: must get a 4xx
+  | "wrong-key" // sent with a wrong key: must get a 4xx
+  | "unknown-resource" // a well-formed identifier that does not exist
+  | "other-account"; // another account's identifiers, with the second account's key
 
 /** Everything a check may read besides the exchange itself. */
 export interface CheckContext {
   intent: Intent;
+  /** The document the exchange is judged against. */
+  model: SpecModel;
   /** Undocumented response properties are errors rather than warnings (CONTRACT_STRICT=1). */
   strict: boolean;
+  /** The target answers from state (a live server), not with static examples (the mock). */
+  live: boolean;
+  /** For rejections: whether the document demands one ("error") or only implies it ("warning"). */
+  demand?: "error" | "warning";
+  /** What made a rejection request invalid, e.g. `missing required member url`. */
+  mutation?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
   related?: ReadonlyArray<Exchange>;
   /** Ids that must all appear in a filtered listing (they exist on the account). */
   expectIds?: ReadonlyArray<string>;
+  /** Identifiers that belong to another account and must not be returned. */
+  foreignIds?: ReadonlyArray<string>;
+  /** The request was fed by this OpenAPI link from a successful response. */
+  linked?: string;
+  /** For unknown-resource requests: where the unknown identifier went. */
+  unknownIn?: "path" | "query" | "header";
   /** The request targeted a site that cannot be reached (CONTRACT_UNAVAILABLE_URL). */
   unreachableSite?: boolean;
 }
 
-/** Severity of a violation: errors fail the run, warnings are only reported. */
+/** Severity of a finding: errors fail the run, warnings are only reported. */
 export type Severity = "error" | "warning";
 
 /** One broken promise, as data (never an exception). */
-export interface Violation {
+export interface Finding {
   check: string;
   severity: Severity;
-  operation: OperationId;
+  /** The operationId. */
+  operation: string;
   title: string;
   received: string;
   documented: string;
@@ -75,7 +103,9 @@ export interface Violation {
   value?: unknown;
   /** A curl command reproducing the request, key redacted. */
   curl: string;
+  /** How often this finding occurred (the same rule at several positions or in several exchanges). */
+  count?: number;
 }
 
-/** A check: a small pure function returning the violations it finds (none on a pass). */
-export type Check = (exchange: Exchange, ctx: CheckContext) => Violation[];
+/** A check: a small pure function returning the findings it sees (none on a pass). The registry stamps `check`. */
+export type Check = (exchange: Exchange, ctx: CheckContext) => Array<Omit<Finding, "check">>;

@@ -1,5 +1,6 @@
 /** Finds response properties the document does not list, walking nested objects, arrays and compositions. */
-import { deref } from "./spec-model.js";
+import { pointerSegment } from "../openapi/lib/spec.js";
+import type { SpecModel } from "./model.js";
 
 /** One property present in a value but absent from its schema. */
 export interface UndocumentedProperty {
@@ -8,23 +9,24 @@ export interface UndocumentedProperty {
   name: string;
 }
 
-function branches(schema: any, pointer: string): Array<{ schema: any; pointer: string }> {
-  const own = deref(schema, pointer);
+function branches(model: SpecModel, schema: any, pointer: string): Array<{ schema: any; pointer: string }> {
+  const own = model.deref(schema, pointer);
   const out = [own];
   for (const kw of ["oneOf", "anyOf", "allOf"]) {
     const list = own.schema?.[kw];
-    if (Array.isArray(list)) list.forEach((s, i) => out.push(...branches(s, `${own.pointer}/${kw}/${i}`)));
+    if (Array.isArray(list)) list.forEach((s, i) => out.push(...branches(model, s, `${own.pointer}/${kw}/${i}`)));
   }
   return out.filter((b) => b.schema && typeof b.schema === "object");
 }
 
 /** Lists the properties of `value` (at any depth) that the schema at `pointer` does not document. */
-export function undocumentedProperties(schema: any, pointer: string, value: unknown, at = ""): UndocumentedProperty[] {
-  const all = branches(schema, pointer);
+export function undocumentedMembers(model: SpecModel, schema: any, pointer: string, value: unknown, at = "", depth = 0): UndocumentedProperty[] {
+  if (depth > 200) return []; // a hostile body nesting deeper than any document is reported by the schema check
+  const all = branches(model, schema, pointer);
   const out: UndocumentedProperty[] = [];
   if (Array.isArray(value)) {
     for (const b of all.filter((b) => b.schema.items))
-      value.forEach((item, i) => out.push(...undocumentedProperties(b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`)));
+      value.forEach((item, i) => out.push(...undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)));
     return out;
   }
   if (typeof value !== "object" || value === null) return out;
@@ -33,8 +35,8 @@ export function undocumentedProperties(schema: any, pointer: string, value: unkn
   const open = objects.some((b) => b.schema.additionalProperties === true || typeof b.schema.additionalProperties === "object");
   for (const [name, member] of Object.entries(value)) {
     const owners = objects.filter((b) => b.schema.properties && name in b.schema.properties);
-    if (owners.length === 0 && !open) out.push({ instancePath: `${at}/${name}`, schemaPath: `#${objects[0]!.pointer}/properties`, name });
-    for (const b of owners) out.push(...undocumentedProperties(b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${name}`));
+    if (owners.length === 0 && !open) out.push({ instancePath: `${at}/${pointerSegment(name)}`, schemaPath: `#${objects[0]!.pointer}/properties`, name });
+    for (const b of owners) out.push(...undocumentedMembers(model, b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${pointerSegment(name)}`, depth + 1));
   }
   return out;
 }

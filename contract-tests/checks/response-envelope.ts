@@ -1,19 +1,19 @@
+import { finding, isEnveloped } from "../exchange.js";
 import type { Check } from "../types.js";
-import { isEnveloped, isSuccess, violation } from "./helpers.js";
 
 /**
- * Some live pages show the sitemap and schema responses wrapped as {"data": ...}; the document shows them
- * bare. The suite validates the inner value and reports the wrapper: a warning, an error under strict.
+ * A 2xx body wrapped as `{"data": ...}` although the document shows it bare (some live pages show the sitemap
+ * and schema responses so). The inner value is what the other checks validate; the wrapper is a warning, an
+ * error under strict.
  */
-export const responseEnvelope: Check = (ex, ctx) => {
-  if (!isSuccess(ex) || !isEnveloped(ex)) return [];
+export const responseEnvelope: Check = (ex, { model, strict }) => {
+  if (!isEnveloped(model, ex)) return [];
   return [
-    violation(ex, {
-      check: "response_envelope",
-      severity: ctx.strict ? "error" : "warning",
+    finding(ex, {
+      severity: strict ? "error" : "warning",
       title: 'Response wrapped in an undocumented {"data": ...} envelope',
       received: `an object with members ${Object.keys(ex.response.json as object).join(", ")}`,
-      documented: "the bare object (the envelope is documented only for listBrowserRequests)",
+      documented: "the bare object the document shows for this operation",
       instancePath: "/data",
     }),
   ];

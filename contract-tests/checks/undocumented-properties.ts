@@ -1,26 +1,24 @@
-import type { Check } from "../types.js";
-import { isDocumentedStatus, responseMedia } from "../spec-model.js";
-import { undocumentedProperties as find } from "../undocumented.js";
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import { payload, payloadPrefix, show, violation } from "./helpers.js";
+import { finding, payload, payloadPrefix, show } from "../exchange.js";
+import { undocumentedMembers } from "../undocumented.js";
+import type { Check } from "../types.js";
 
 /** Response members the document does not list: a warning, or an error under CONTRACT_STRICT=1. */
-export const undocumentedProperties: Check = (ex, ctx) => {
+export const undocumentedProperties: Check = (ex, { model, strict }) => {
   const { status, json } = ex.response;
-  if (status === 0 || json === undefined || !isDocumentedStatus(ex.operation, status)) return [];
-  const pointer = responseMedia(ex.operation, status).find((m) => m.schemaPointer)?.schemaPointer;
+  if (status === 0 || json === undefined || !model.isDocumentedStatus(ex.operation, status)) return [];
+  const pointer = model.responseMedia(ex.operation, status).find((m) => m.schemaPointer)?.schemaPointer;
   if (!pointer) return [];
-  const body = payload(ex);
-  return find({ $ref: `#${pointer}` }, pointer, body).map((p) =>
-    violation(ex, {
-      check: "undocumented_properties",
-      severity: ctx.strict ? "error" : "warning",
-      title: `Undocumented property "${p.name}" in the response`,
-      received: `"${p.name}": ${show(resolvePointer(body, p.instancePath), 120)}`,
+  const body = payload(model, ex);
+  return undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, body).map((p) =>
+    finding(ex, {
+      severity: strict ? "error" : "warning",
+      title: `Undocumented property "${show(p.name, 60).slice(1, -1)}" in the response`,
+      received: `"${show(p.name, 60).slice(1, -1)}": ${show(resolvePointer(body, p.instancePath), 120)}`,
       documented: "only the properties the schema lists",
       schemaPath: p.schemaPath,
-      instancePath: payloadPrefix(ex) + p.instancePath,
-      value: resolvePointer(body, p.instancePath),
+      instancePath: payloadPrefix(model, ex) + p.instancePath,
+      value: show(resolvePointer(body, p.instancePath), 120),
     }),
   );
 };

@@ -1,9 +1,17 @@
 /** The catalogue of faults the local server can inject, each with the checks that must catch it. */
-import type { CheckId } from "../checks/index.js";
+
+/** What a fault must produce: the checks that must fail (`catches`) and others that see it too (`alsoFlags`). */
+export interface FaultExpectation {
+  catches: string[];
+  alsoFlags?: string[];
+  /** Only a document with `GET /v1/browser/requests/{id}` (the self-test's copy) exercises it. */
+  needsById?: boolean;
+  /** Needs the second account's key. */
+  needsSecondKey?: boolean;
+}
 
 /**
- * Fault name -> the checks that must report an error when the whole suite runs against it (`catches`), and
- * the others that legitimately report the same fault from another angle (`alsoFlags`). Any other failing
+ * Fault name -> the checks that must report an error when the whole suite runs against it. Any other failing
  * check would be a false positive.
  */
 export const FAULTS = {
@@ -12,25 +20,33 @@ export const FAULTS = {
   "reordered-fields": { catches: ["field_tree_pairing"] },
   "wrong-schema-id": { catches: ["schema_update_echo"] },
   "undocumented-status": { catches: ["status_code_conformance"] },
-  "wrong-id-prefix": { catches: ["response_schema_conformance"], alsoFlags: ["positive_data_acceptance"] },
+  "wrong-id-prefix": { catches: ["response_schema_conformance"], alsoFlags: ["positive_data_acceptance", "resource_availability"] },
   "missing-required-field": { catches: ["response_schema_conformance"] },
   "html-content-type": { catches: ["content_type_conformance"] },
   "link-count-mismatch": { catches: ["sitemap_link_count"] },
   "always-from-cache": { catches: ["sitemap_cache_disabled"] },
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": { catches: ["not_a_server_error", "negative_data_rejection"], alsoFlags: ["status_code_conformance"] },
-  "accepts-invalid-input": { catches: ["negative_data_rejection"], alsoFlags: ["response_schema_conformance"] },
+  "accepts-invalid-input": { catches: ["negative_data_rejection"], alsoFlags: ["response_schema_conformance", "field_tree_pairing", "schema_update_echo", "sitemap_link_count", "listing_page_size"] },
+  "ignores-content-type": { catches: ["negative_data_rejection"] },
   "rejects-valid-input": { catches: ["positive_data_acceptance"] },
+  "rejects-boundary-page-size": { catches: ["positive_data_acceptance"] },
   "ignores-auth": { catches: ["ignored_auth"] },
+  "empty-key-accepted": { catches: ["ignored_auth"] },
   "wrong-key-accepted": { catches: ["ignored_auth"] },
   "wrong-total-pages": { catches: ["listing_total_pages"] },
   "wrong-defaults": { catches: ["listing_defaults"], alsoFlags: ["listing_page_size"] },
   "short-pages": { catches: ["listing_page_size"], alsoFlags: ["listing_pages_disjoint"] },
   "overlapping-pages": { catches: ["listing_pages_disjoint"], alsoFlags: ["listing_page_size"] },
   "ignores-status-filter": { catches: ["listing_status_filter"] },
-  "ignores-ids-filter": { catches: ["listing_ids_filter"] },
+  "ignores-ids-filter": { catches: ["listing_ids_filter"], alsoFlags: ["unknown_resource"] },
+  "existing-ids-404": { catches: ["resource_availability", "positive_data_acceptance"], alsoFlags: ["status_code_conformance"] },
   "error-not-null": { catches: ["listing_error_null"], alsoFlags: ["response_schema_conformance"] },
-} satisfies Record<string, { catches: CheckId[]; alsoFlags?: CheckId[] }>;
+  "leaks-other-accounts": { catches: ["account_isolation"], needsSecondKey: true },
+  "by-id-missing-field": { catches: ["response_schema_conformance"], needsById: true },
+  "by-id-unknown-200": { catches: ["unknown_resource"], needsById: true },
+  "by-id-ignores-auth": { catches: ["ignored_auth"], needsById: true },
+} satisfies Record<string, FaultExpectation>;
 
 /** A fault name. */
 export type Fault = keyof typeof FAULTS;

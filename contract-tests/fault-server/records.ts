@@ -15,8 +15,9 @@ export function makeId(prefix: string, n: number): string {
 }
 
 /** `count` browser requests in all four states, with the live service's extra `query` member on actions. */
-export function browserRequests(count = 47): Array<Record<string, unknown>> {
-  return Array.from({ length: count }, (_, i) => {
+export function browserRequests(count = 47, offset = 0): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, n) => {
+    const i = n + offset;
     const state = STATES[i % STATES.length]!;
     const started = state !== "failed" && state !== "pending";
     const id = makeId("brq_", i);

@@ -1,30 +1,37 @@
 /**
- * A small, correct in-memory implementation of the three operations on 127.0.0.1, which can inject faults.
- * The base URL `${url}/variant/<fault>[+<fault>...]` serves the faults named; `${url}/variant/conforming`
- * serves none. Its own choices where the seed leaves things open: 401 for a missing key, 403 for a wrong
- * one, a maximum page size of 100, extra response members, 422 for an invalid schema body, 404 for an
- * unknown browser request id in `ids`.
+ * A small, correct in-memory implementation of the document's operations on 127.0.0.1 (plus `GET
+ * /v1/browser/requests/{id}`, which the live service has and a document copy may add), which can inject
+ * faults. The base URL `${url}/variant/<fault>[+<fault>...]` serves the faults named; `/variant/conforming`
+ * serves none. Its own choices where the seed is silent: 401 for a missing or empty key, 403 for a wrong one,
+ * 415 for a body that is not JSON, a maximum page size of 100, extra response members, 422 for an invalid
+ * schema body, 404 for an unknown browser request id. Two accounts, each with its own records.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { browserRequests, makeId, TYPE_CODES } from "./records.js";
 import type { Fault } from "./faults.js";
 
-/** The key the server accepts. */
+/** The key of the first account (the one the suite is given). */
 export const FAULT_SERVER_KEY = "fault-server-secret-key-7f3a9c";
+/** The key of the second account (for the isolation phase). */
+export const FAULT_SERVER_SECOND_KEY = "fault-server-second-key-2b8d41";
 
 type Faults = ReadonlySet<string>;
 type Reply = { status: number; body?: unknown; contentType?: string };
-const RECORDS = browserRequests();
+const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = { [FAULT_SERVER_KEY]: browserRequests(47), [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000) };
 const STATES = ["pending", "running", "completed", "failed"];
 const MAX_PAGE_SIZE = 100;
 
 const isInt32 = (v: unknown) => Number.isInteger(v) && Math.abs(v as number) < 2 ** 31;
+const nullableString = (v: unknown) => v === undefined || v === null || typeof v === "string";
+const isHttpUrl = (v: unknown) => typeof v === "string" && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
 const now = () => new Date().toISOString();
+const invalid = (faults: Faults, status: number, message: string, lenient: () => Reply): Reply =>
+  faults.has("server-error-on-bad-input") ? { status: 500, body: { message: "boom" } } : faults.has("accepts-invalid-input") ? lenient() : { status, body: { message } };
 
 function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
-  const invalid = typeof body !== "object" || body === null || Array.isArray(body) || typeof body.url !== "string" || !(body.max_cache_age === undefined || body.max_cache_age === null || isInt32(body.max_cache_age));
-  if (invalid) return faults.has("server-error-on-bad-input") ? { status: 500, body: { message: "boom" } } : faults.has("accepts-invalid-input") ? sitemapResult(String(body?.url), false, faults) : { status: 400, body: { message: "invalid body" } };
+  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && isHttpUrl(body.url) && (body.max_cache_age === undefined || body.max_cache_age === null || isInt32(body.max_cache_age));
+  if (!ok) return invalid(faults, 400, "invalid body", () => sitemapResult(String(body?.url), false, faults));
   const url = new URL(body.url);
   if (url.hostname.endsWith(".invalid") && !faults.has("unreachable-answers-200"))
     return { status: 503, body: { type: "sitemap_request", id: makeId("smr_", 7), code: "site_unavailable", message: "The requested site is unavailable." } };
@@ -43,8 +50,8 @@ function sitemapResult(site: string, fromCache: boolean, faults: Faults): Reply 
   return { status: 200, body: faults.has("enveloped-responses") ? { data: result } : result };
 }
 
-function validFields(fields: unknown): boolean {
-  return fields === undefined || (Array.isArray(fields) && fields.every((f) => typeof f === "object" && f !== null && typeof f.name === "string" && typeof f.type === "string" && f.type in TYPE_CODES && (f.description === undefined || f.description === null || typeof f.description === "string") && validFields(f.fields)));
+function validFields(fields: unknown, depth = 0): boolean {
+  return fields === undefined || (depth < 100 && Array.isArray(fields) && fields.every((f) => typeof f === "object" && f !== null && typeof f.name === "string" && typeof f.type === "string" && f.type in TYPE_CODES && nullableString(f.description) && validFields(f.fields, depth + 1)));
 }
 
 function convert(fields: any[] = [], faults: Faults): unknown[] {
@@ -58,8 +65,8 @@ function convert(fields: any[] = [], faults: Faults): unknown[] {
 }
 
 function schema(id: string, body: any, faults: Faults): Reply {
-  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && ["name", "description"].every((k) => body[k] === undefined || body[k] === null || typeof body[k] === "string") && validFields(body.fields);
-  if (!ok) return faults.has("server-error-on-bad-input") ? { status: 500 } : faults.has("accepts-invalid-input") ? { status: 200, body: { id, name: null, description: null, fields: [] } } : { status: 422, body: { message: "invalid schema" } };
+  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && ["id", "name", "description"].every((k) => nullableString(body[k])) && validFields(body.fields);
+  if (!ok) return invalid(faults, 422, "invalid schema", () => ({ status: 200, body: { id, name: null, description: null, fields: [] } }));
   if (!id.startsWith("dsc_")) return { status: 404, body: { message: "no such schema" } };
   const result = { id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id, name: body.name ?? null, description: body.description ?? null, fields: convert(body.fields, faults), updated_at: now() };
   return { status: faults.has("undocumented-status") ? 201 : 200, body: faults.has("enveloped-responses") ? { data: result } : result };
@@ -70,7 +77,14 @@ function intParam(raw: string | null, fallback: number): number | undefined {
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-function listing(q: URLSearchParams, faults: Faults): Reply {
+function shape(records: Array<Record<string, unknown>>, faults: Faults): Array<Record<string, unknown>> {
+  let out = records;
+  if (faults.has("wrong-id-prefix")) out = out.map((r) => ({ ...r, id: String(r.id).replace("brq_", "req_") }));
+  if (faults.has("missing-required-field")) out = out.map(({ video: _video, ...r }) => r);
+  return out;
+}
+
+function listing(q: URLSearchParams, faults: Faults, records: Array<Record<string, unknown>>, everyone: Array<Record<string, unknown>>): Reply {
   const page = intParam(q.get("page"), 1);
   const size = intParam(q.get("pageSize"), faults.has("wrong-defaults") ? 20 : 30);
   const status = q.get("status")?.split(",");
@@ -79,36 +93,51 @@ function listing(q: URLSearchParams, faults: Faults): Reply {
   if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
   if (bad && !faults.has("accepts-invalid-input")) return { status: 400, body: { message: "Invalid query parameters" } };
   if (faults.has("rejects-valid-input") && (status?.length ?? 0) > 1) return { status: 400 };
+  if (faults.has("rejects-boundary-page-size") && size === 1) return { status: 400 };
+  if (faults.has("existing-ids-404") && ids) return { status: 404, body: { message: "unknown browser request id" } };
   // Its own choice where the seed is silent: a well-formed id that does not exist is a 404.
-  if (!bad && ids?.some((id) => !RECORDS.some((r) => r.id === id))) return { status: 404, body: { message: "unknown browser request id" } };
+  const visible = faults.has("leaks-other-accounts") ? everyone : records;
+  if (!bad && ids?.some((id) => !visible.some((r) => r.id === id))) return { status: 404, body: { message: "unknown browser request id" } };
   const p = Math.max(1, page ?? 1);
   const s = Math.min(MAX_PAGE_SIZE, Math.max(1, size ?? 30));
-  const matching = RECORDS.filter((r) => (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) && (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)));
+  const matching = visible.filter((r) => (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) && (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)));
   const start = Math.max(0, (p - 1) * s - (faults.has("overlapping-pages") && p > 1 ? 1 : 0));
-  let results = matching.slice(start, start + s - (faults.has("short-pages") && matching.length > start ? 1 : 0));
-  if (faults.has("wrong-id-prefix")) results = results.map((r) => ({ ...r, id: String(r.id).replace("brq_", "req_") }));
-  if (faults.has("missing-required-field")) results = results.map(({ video: _video, ...r }) => r);
+  const results = shape(matching.slice(start, start + s - (faults.has("short-pages") && matching.length > start ? 1 : 0)), faults);
   const totalPages = faults.has("wrong-total-pages") && matching.length > 0 ? 0 : Math.ceil(matching.length / s);
   const data = { total_pages: totalPages, total_records: matching.length, results, page: p, page_size: s };
   return { status: 200, body: { data, error: faults.has("error-not-null") ? "" : null }, contentType: faults.has("html-content-type") ? "text/html; charset=utf-8" : undefined };
 }
 
-function authorise(req: IncomingMessage, faults: Faults): Reply | undefined {
-  const key = req.headers["x-api-key"];
-  if (key === undefined || key === "") return faults.has("ignores-auth") ? undefined : { status: 401, body: { message: "missing API key" } };
-  if (key !== FAULT_SERVER_KEY && !faults.has("wrong-key-accepted")) return { status: 403, body: "Forbidden", contentType: "text/plain" };
-  return undefined;
+/** `GET /v1/browser/requests/{id}`: the record, or 404 (the live service's get-by-id). */
+function byId(id: string, faults: Faults, records: Array<Record<string, unknown>>): Reply {
+  const record = records.find((r) => r.id === id);
+  if (!/^brq_[A-Za-z0-9]+$/.test(id)) return faults.has("server-error-on-bad-input") ? { status: 500 } : { status: 400, body: { message: "malformed id" } };
+  if (!record) return faults.has("by-id-unknown-200") ? { status: 200, body: shape([records[0]!], faults)[0] } : { status: 404, body: { message: "unknown browser request id" } };
+  const shaped = { ...shape([record], faults)[0] };
+  if (faults.has("by-id-missing-field")) delete shaped.state;
+  return { status: 200, body: shaped };
 }
 
-async function readBody(req: IncomingMessage): Promise<{ json?: unknown; malformed: boolean }> {
+function authorise(req: IncomingMessage, faults: Faults, path: string): Reply | string {
+  const key = req.headers["x-api-key"];
+  const byIdPath = /^\/v1\/browser\/requests\/[^/]+$/.test(path);
+  if (key === undefined || (key === "" && !faults.has("empty-key-accepted"))) return faults.has("ignores-auth") || (byIdPath && faults.has("by-id-ignores-auth")) ? FAULT_SERVER_KEY : { status: 401, body: { message: "missing API key" } };
+  if (key === "" && faults.has("empty-key-accepted")) return FAULT_SERVER_KEY;
+  if (typeof key === "string" && key in ACCOUNTS) return key;
+  if (faults.has("wrong-key-accepted")) return FAULT_SERVER_KEY;
+  // The wrong key is echoed JSON-escaped, the way .NET and PHP serialisers write `+` and `/`.
+  return { status: 403, body: faults.has("echo-key") ? `{"message":"invalid API key ${String(key).replace(/\+/g, "\\u002B").replace(/\//g, "\\/")}"}` : "Forbidden", contentType: faults.has("echo-key") ? "application/json" : "text/plain" };
+}
+
+async function readBody(req: IncomingMessage): Promise<{ json?: unknown; malformed: boolean; present: boolean }> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
-  if (text === "") return { malformed: false };
+  if (text === "") return { malformed: false, present: false };
   try {
-    return { json: JSON.parse(text), malformed: false };
+    return { json: JSON.parse(text), malformed: false, present: true };
   } catch {
-    return { malformed: true };
+    return { malformed: true, present: true };
   }
 }
 
@@ -118,14 +147,19 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
   if (!m) return { status: 404, body: { message: "use /variant/<faults>/v1/..." } };
   const faults: Faults = new Set(m[1]!.split("+"));
   const path = m[2]!;
-  const denied = authorise(req, faults);
-  if (denied) return denied;
-  const { json, malformed } = await readBody(req);
-  if (malformed && req.method !== "GET") return faults.has("server-error-on-bad-input") ? { status: 500 } : faults.has("accepts-invalid-input") ? { status: 200, body: {} } : { status: 400, body: { message: "malformed JSON" } };
+  const account = authorise(req, faults, path);
+  if (typeof account !== "string") return account;
+  const { json, malformed, present } = await readBody(req);
+  if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type")) return { status: 415, body: { message: "send application/json" } };
+  if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
+  if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
+  const records = ACCOUNTS[account]!;
   if (req.method === "POST" && path === "/v1/site/map") return sitemap(json, faults, cache);
   const schemaPath = /^\/v1\/schemas\/([^/]+)$/.exec(path);
   if (req.method === "PUT" && schemaPath) return schema(decodeURIComponent(schemaPath[1]!), json, faults);
-  if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults);
+  if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults, records, Object.values(ACCOUNTS).flat());
+  const byIdPath = /^\/v1\/browser\/requests\/([^/]+)$/.exec(path);
+  if (req.method === "GET" && byIdPath) return byId(decodeURIComponent(byIdPath[1]!), faults, records);
   return { status: 404, body: { message: "not found" } };
 }
 
@@ -133,7 +167,7 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
 export interface FaultServer {
   url: string;
   /** The base URL serving `faults` (none: the conforming server). */
-  baseUrl(...faults: Array<Fault | "enveloped-responses">): string;
+  baseUrl(...faults: Array<Fault | "enveloped-responses" | "echo-key">): string;
   stop(): Promise<void>;
 }
 
@@ -157,6 +191,10 @@ export async function startFaultServer(): Promise<FaultServer> {
   return {
     url,
     baseUrl: (...faults) => `${url}/variant/${faults.length ? faults.join("+") : "conforming"}`,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

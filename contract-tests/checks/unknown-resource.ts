@@ -1,0 +1,20 @@
+import { finding, isSuccess } from "../exchange.js";
+import type { Check } from "../types.js";
+
+/**
+ * A well-formed identifier that does not exist. In a path, the answer is a 4xx (a 404 when documented), never
+ * a 2xx that pretends the resource is there, and never a 5xx. In a query filter, a 2xx is fine as long as it
+ * does not return a record under that identifier.
+ */
+export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds }) => {
+  if (intent !== "unknown-resource") return [];
+  const status = ex.response.status;
+  if (status === 0 || (status >= 400 && status < 500)) return [];
+  if (unknownIn !== "path" && isSuccess(ex)) {
+    const returned = (foreignIds ?? []).filter((id) => ex.response.bodyText.includes(JSON.stringify(id)));
+    if (returned.length === 0) return [];
+    return [finding(ex, { severity: "error", title: "A record was returned for an identifier that does not exist", received: `status ${status} naming ${returned.join(", ")}`, documented: "no record for an identifier that does not exist" })];
+  }
+  const documented = model.documentedStatuses(ex.operation).filter((s) => s.startsWith("4"));
+  return [finding(ex, { severity: "error", title: "An identifier that does not exist was not refused", received: `status ${status}`, documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)" })];
+};

@@ -1,0 +1,141 @@
+/**
+ * Data from the document's schemas: valid values (json-schema-faker on a reference-free, bounded copy of the
+ * schema, each sample confirmed by ajv), boundary values of numbers and strings, and invalid values for the
+ * negative phase (each confirmed invalid by ajv, so a slip of the generator never becomes a finding).
+ */
+import { generateSync } from "json-schema-faker";
+import { resolvePointer } from "../../openapi/lib/spec.js";
+import type { SpecModel } from "../model.js";
+
+/** The fixed seed of every generated sample (repeatable runs). */
+export const GENERATION_SEED = 20_251_121;
+/** How deep recursive schemas are unrolled for generation. */
+const REF_DEPTH = 6;
+const INT32_MAX = 2 ** 31 - 1;
+
+type Schema = Record<string, any>;
+const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+const ANNOTATIONS = new Set(["enum", "examples", "example", "default", "const", "description", "required"]);
+
+/** The schema with local `$ref`s inlined (recursion cut at `depth`: deeper references become `false`). */
+export function inlineSchema(model: SpecModel, schema: unknown, depth = REF_DEPTH): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inlineSchema(model, s, depth));
+  if (!isObject(schema)) return schema;
+  if (typeof schema.$ref === "string") {
+    if (depth <= 0) return false;
+    const { $ref, ...rest } = schema;
+    return inlineSchema(model, { ...(resolvePointer(model.doc, $ref.replace(/^#/, "")) as Schema), ...rest }, depth - 1);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) || k.startsWith("x-") ? v : inlineSchema(model, v, depth)]));
+}
+
+const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
+
+/**
+ * A copy that keeps generated values where the document guarantees acceptance: integers from their minimum
+ * (0 when none) up to their maximum, else their default, else the int32/int64 limit, else minimum + 100 (a
+ * server may refuse a large page size whose maximum is not shown); short strings and arrays.
+ */
+export function conservative(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(conservative);
+  if (!isObject(schema)) return schema;
+  const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) ? v : conservative(v)]));
+  const types = typesOf(out);
+  if (types.includes("integer") || types.includes("number")) {
+    const min = out.minimum ?? 0;
+    out.minimum = min;
+    if (out.maximum === undefined) {
+      const limit = out.format === "int32" ? INT32_MAX : out.format === "int64" ? Number.MAX_SAFE_INTEGER : undefined;
+      out.maximum = typeof out.default === "number" && out.default > min ? out.default : limit ?? min + 100;
+    }
+  }
+  if (types.includes("string") && out.maxLength === undefined && out.pattern === undefined && out.format === undefined) out.maxLength = 24;
+  if (types.includes("array") && out.maxItems === undefined) out.maxItems = 3;
+  return out;
+}
+
+/** `count` valid values of the schema at `pointer` (fewer when the generator cannot satisfy it); repeatable. */
+export function validSamples(model: SpecModel, pointer: string, count: number, seed = GENERATION_SEED): unknown[] {
+  const schema = conservative(inlineSchema(model, { $ref: `#${pointer}` }));
+  const out: unknown[] = [];
+  for (let i = 0; out.length < count && i < count * 4; i++) {
+    let value: unknown;
+    try {
+      value = generateSync(schema as never, { seed: seed + i, maxItems: 3, refDepthMax: 3 });
+    } catch {
+      continue;
+    }
+    if (value !== undefined && model.validator.validate(pointer, value).length === 0) out.push(value);
+  }
+  return out;
+}
+
+/** One boundary value of a (dereferenced) schema, named. */
+export interface Boundary {
+  what: string;
+  value: unknown;
+}
+
+/** The document's own bounds of a number or string schema: minimum, maximum, minLength, maxLength. */
+export function boundaries(model: SpecModel, schema: unknown): Boundary[] {
+  const s = model.deref(schema, "").schema;
+  if (!isObject(s)) return [];
+  const types = typesOf(s);
+  const out: Boundary[] = [];
+  if (types.includes("integer") || types.includes("number")) {
+    if (typeof s.minimum === "number") out.push({ what: `minimum ${s.minimum}`, value: s.minimum });
+    if (typeof s.maximum === "number") out.push({ what: `maximum ${s.maximum}`, value: s.maximum });
+    if (s.format === "int32") out.push({ what: "int32 maximum", value: INT32_MAX });
+  }
+  if (types.includes("string") && s.pattern === undefined && s.enum === undefined) {
+    if (typeof s.minLength === "number" && s.minLength > 0) out.push({ what: `minLength ${s.minLength}`, value: "a".repeat(s.minLength) });
+    if (typeof s.maxLength === "number" && s.maxLength <= 10_000) out.push({ what: `maxLength ${s.maxLength}`, value: "a".repeat(s.maxLength) });
+  }
+  return out;
+}
+
+/** An invalid value, why it is invalid, and whether the document demands its rejection or only implies it. */
+export interface Mutation {
+  what: string;
+  value: unknown;
+  /** `warning` for formats and patterns, which the document names without saying they are enforced. */
+  demand: "error" | "warning";
+}
+
+/** Values of each JSON type, for "a value of the wrong type". */
+const TYPED_VALUES: unknown[] = ["a string", 12345, true, ["a", "list"], { an: "object" }, null];
+
+/** The JSON type of a value (`integer` for whole numbers). */
+export function jsonType(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v;
+}
+
+const allows = (types: string[], t: string) => types.includes(t) || (t === "integer" && types.includes("number"));
+
+/** Values that break a (dereferenced) schema: wrong JSON type, out of range, outside the enum, pattern, format. */
+export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
+  const s = model.deref(schema, "").schema;
+  if (!isObject(s)) return [];
+  const types = typesOf(s);
+  const out: Mutation[] = [];
+  if (types.length > 0) {
+    const wrong = TYPED_VALUES.find((v) => !allows(types, jsonType(v)));
+    if (wrong !== undefined) out.push({ what: `${jsonType(wrong)} where the schema allows ${types.join(" or ")}`, value: wrong, demand: "error" });
+  }
+  if (types.includes("integer")) out.push({ what: "a fraction where an integer is required", value: 1.5, demand: "error" });
+  if (typeof s.minimum === "number") out.push({ what: `below the minimum ${s.minimum}`, value: s.minimum - 1, demand: "error" });
+  if (typeof s.maximum === "number") out.push({ what: `above the maximum ${s.maximum}`, value: s.maximum + 1, demand: "error" });
+  if (s.format === "int32" && s.maximum === undefined) out.push({ what: "beyond int32", value: INT32_MAX + 1, demand: "error" });
+  if (Array.isArray(s.enum) && s.enum.every((e: unknown) => typeof e === "string")) out.push({ what: "a value outside the enum", value: "not-an-allowed-value", demand: "error" });
+  if (typeof s.pattern === "string") {
+    const re = new RegExp(s.pattern, "u");
+    const bad = ["not matching!", "x", "0", "-"].find((c) => !re.test(c));
+    if (bad !== undefined) out.push({ what: `a string not matching ${s.pattern}`, value: bad, demand: "warning" });
+  }
+  if (typeof s.format === "string" && ["uri", "date-time", "email", "uuid"].includes(s.format)) out.push({ what: `a string that is not a ${s.format}`, value: "not a valid value", demand: "warning" });
+  if (types.includes("array") && s.items !== undefined) {
+    for (const m of invalidValues(model, s.items)) out.push({ ...m, what: `an item that is ${m.what}`, value: [m.value] });
+    if (typeof s.minItems === "number" && s.minItems > 0) out.push({ what: `fewer than ${s.minItems} items`, value: [], demand: "error" });
+  }
+  return out;
+}

@@ -1,0 +1,225 @@
+/**
+ * The generic phases, run for every operation of the document with no code written for it (after
+ * Schemathesis): examples, positive data, negative data, auth, links (stateful) and account isolation.
+ */
+import type { OperationEntry } from "../../openapi/lib/operations.js";
+import type { SpecModel } from "../model.js";
+import type { Settings } from "../settings.js";
+import type { RequestSpec } from "../target.js";
+import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
+import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
+import { baseValues, fromWire, jsonBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import type { Scenario, ScenarioContext } from "./scenario.js";
+import { NEEDS_LIVE, skip } from "./skip.js";
+
+const clone = (v: Values): Values => structuredClone(v);
+
+/** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
+function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
+  const fromLinks = Object.fromEntries([...linkedValues(ctx, op)].filter(([name]) => op.parameters.some((p) => p.in === "path" && p.name === name)).map(([name, vs]) => [name, vs.at(-1)]));
+  const b = baseValues(ctx.model, ctx.settings, op, { ...fromLinks, ...linked });
+  if ("skip" in b) skip(b.skip);
+  return b.values;
+}
+
+/** The name of a documented 2xx response example that pairs with a request example of the same name. */
+function pairOf(op: OperationEntry, name: string): string | undefined {
+  return op.responses.some((r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => e.name === name))) ? name : undefined;
+}
+
+/** Documented request examples (body and parameters), sent; documented response examples, checked. */
+async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  for (const r of op.responses) {
+    const status = /^\d{3}$/.test(r.status) ? Number(r.status) : Number(`${r.status[0]}00`) || 200;
+    for (const m of r.content)
+      for (const e of m.examples) {
+        const request = { method: op.method, url: `(documented ${r.status} example "${e.name}")`, path: op.path, query: {}, headers: {} };
+        const response = { status, headers: {}, contentType: m.mediaType, bodyText: JSON.stringify(e.value), json: e.value, bodyBytes: 0, elapsedMs: 0 };
+        ctx.verdict.check({ operation: op.operationId, request, response, documented: true }, [], { intent: "conforming" });
+      }
+  }
+  const values = base(ctx, op);
+  const sends: Array<{ values: Values; pair?: string | undefined }> = [];
+  if (!jsonBody(op)?.examples.length) sends.push({ values });
+  for (const e of jsonBody(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e.name) });
+  for (const p of op.parameters.filter((x) => x.in !== "path" && x.in !== "cookie"))
+    for (const e of p.examples) {
+      // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
+      const live = ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name);
+      const value = live ? linkedValues(ctx, op).get(p.name)?.[0] : e.value;
+      if (value === undefined) continue;
+      const v = clone(values);
+      (p.in === "query" ? v.query : v.header)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
+      sends.push({ values: v, pair: live ? undefined : pairOf(op, e.name) });
+    }
+  for (const s of sends) {
+    const extra: Partial<RequestSpec> = s.pair ? { pairedExample: s.pair, ...(ctx.settings.kind === "mock" ? { headers: { prefer: `example=${s.pair}` } } : {}) } : {};
+    await ctx.send(toRequest(op, s.values, extra));
+  }
+}
+
+/** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
+function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const { source, link } of allLinks(ctx.model.operations).filter((l) => l.link.operationId === op.operationId))
+    for (const ex of ctx.state.successes.get(source) ?? [])
+      for (const [name, expr] of Object.entries(link.parameters)) {
+        const p = linkParameter(op, name);
+        const v = evaluate(expr, ex);
+        if (p && v !== undefined) out.set(p.name, [...(out.get(p.name) ?? []), v]);
+      }
+  return out;
+}
+
+/** Valid requests generated from the parameter and body schemas, boundary values included. */
+async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  const values = base(ctx, op);
+  const count = ctx.settings.examples;
+  const body = jsonBody(op);
+  const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count) : [];
+  const linked = linkedValues(ctx, op);
+  const optional = op.parameters.filter((p) => (p.in === "query" || p.in === "header") && !p.required);
+  const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, GENERATION_SEED + p.name.length)]));
+  for (let i = 0; i < count; i++) {
+    const v = clone(values);
+    if (bodies.length) v.body = { value: withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length]) };
+    optional.forEach((p, j) => {
+      if ((i + j) % 2 !== 0) return;
+      // On a live target an identifier the document links to must exist: link-fed parameters use linked values only.
+      const fed = linked.get(p.name);
+      const value = fed ? fed[i % fed.length] : ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name) ? undefined : samples.get(p.name)?.[i];
+      if (value !== undefined) (p.in === "query" ? v.query : v.header)[p.name] = Array.isArray(value) || !isArraySchema(ctx.model, p.schema) ? value : [value];
+    });
+    await ctx.send(toRequest(op, v));
+  }
+  const bounds: Array<{ v: Values }> = [];
+  for (const p of optional) for (const b of boundaries(ctx.model, p.schema)) bounds.push({ v: { ...clone(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
+  const bodySchema = body?.schemaPointer ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema : undefined;
+  if (values.body && bodySchema?.properties)
+    for (const [name, s] of Object.entries(bodySchema.properties as Record<string, unknown>))
+      for (const b of boundaries(ctx.model, s)) bounds.push({ v: { ...clone(values), body: { value: { ...(values.body.value as object), [name]: b.value } } } });
+  for (const { v } of bounds.slice(0, ctx.settings.kind === "live" ? 2 : 8)) await ctx.send(toRequest(op, v));
+}
+
+const isArraySchema = (model: SpecModel, schema: unknown) => model.deref(schema, "").schema?.type === "array";
+const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
+  allLinks(model.operations).some((l) => l.link.operationId === op.operationId && Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name));
+
+/** Requests the document rules out, each expected to get a 4xx. */
+async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  const values = base(ctx, op);
+  const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"] }> = [];
+  const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error") => cases.push({ spec, what, demand });
+  const body = jsonBody(op);
+  const pointer = body?.schemaPointer;
+  if (op.requestBody && values.body && pointer) {
+    const invalid = (candidate: unknown) => ctx.model.validator.validate(pointer, candidate).length > 0;
+    const noBody = toRequest(op, { ...values, body: undefined } as Values);
+    if (op.requestBody.required) add(noBody, "no body where one is required");
+    add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value), contentType: "text/plain", json: undefined }), "a JSON body sent as text/plain");
+    add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }), "malformed JSON");
+    const schema = ctx.model.deref({ $ref: `#${pointer}` }, pointer).schema ?? {};
+    const bodies: Array<[unknown, string, Mutation["demand"]]> = invalidValues(ctx.model, { $ref: `#${pointer}` }).map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
+    bodies.push([{}, "an empty object", "error"]);
+    for (const name of (schema.required as string[] | undefined) ?? []) {
+      const { [name]: _dropped, ...rest } = values.body.value as Record<string, unknown>;
+      bodies.push([rest, `missing required member ${name}`, "error"]);
+    }
+    for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
+      for (const m of invalidValues(ctx.model, s)) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+    for (const [candidate, what, demand] of bodies) if (invalid(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+  }
+  for (const p of op.parameters.filter((x) => x.in === "query" || x.in === "header" || x.in === "path"))
+    for (const m of invalidValues(ctx.model, p.schema)) {
+      const wire = serialize(p, m.value);
+      // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
+      if ((p.in === "path" && (wire === "" || m.value === null)) || ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire)).length === 0) continue;
+      const v = clone(values);
+      (p.in === "query" ? v.query : p.in === "header" ? v.header : v.path)[p.name] = m.value;
+      // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
+      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}`, wire === "" ? "warning" : m.demand);
+    }
+  if (cases.length === 0) skip("skipped: the document rules out no input of this operation");
+  for (const c of cases) await ctx.send(c.spec, { intent: "rejection", demand: c.demand, mutation: c.what });
+}
+
+/** No key, an empty key, a wrong key: each refused with a 4xx. */
+async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  if (op.security.length === 0 || op.security.some((alt) => alt.length === 0)) skip("skipped: the operation requires no authentication");
+  if (!op.security.every((alt) => alt.some((s) => s.type === "apiKey" && s.in === "header"))) skip("skipped: only API-key-in-header schemes are exercised");
+  const spec = toRequest(op, base(ctx, op));
+  await ctx.send({ ...spec, key: "none" }, { intent: "no-key" });
+  await ctx.send({ ...spec, key: "empty" }, { intent: "empty-key" });
+  // Prism's mock accepts any non-empty key, so only a live server can show a wrong key is refused.
+  if (ctx.settings.kind === "live") await ctx.send({ ...spec, key: "wrong" }, { intent: "wrong-key" });
+}
+
+/** Follows a link with values from a successful response, and with well-formed values that do not exist. */
+async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<void> {
+  const { source, link } = sourced;
+  if (!ctx.model.has(link.operationId)) skip(`skipped: the link names an operation the document does not have (${link.operationId})`);
+  const target = ctx.model.operation(link.operationId);
+  if (ctx.settings.kind === "live" && !target.safe) skip("skipped: against a live target, links into an operation that changes data are not followed");
+  const from = (ctx.state.successes.get(source) ?? []).filter((ex) => ex.response.status === Number(sourced.status) || !/^\d+$/.test(sourced.status)).at(-1);
+  if (!from) skip(`skipped: no successful ${source} response to follow the link from`);
+  const params = Object.entries(link.parameters).map(([name, expr]) => ({ p: linkParameter(target, name), value: evaluate(expr, from), all: everyValue(expr, from) }));
+  const usable = params.filter((x) => x.p && x.value !== undefined);
+  if (usable.length === 0) skip(`skipped: the link's expressions found nothing in the ${source} response`);
+  const linkedPath = Object.fromEntries(usable.filter((x) => x.p!.in === "path").map((x) => [x.p!.name, x.value]));
+  const values = base(ctx, target, linkedPath);
+  const put = (v: Values, name: string, inWhere: string, value: unknown) => {
+    const bucket = inWhere === "query" ? v.query : inWhere === "header" ? v.header : v.path;
+    bucket[name] = isArraySchema(ctx.model, target.parameters.find((x) => x.name === name)?.schema) && !Array.isArray(value) ? [value] : value;
+  };
+  const fed = clone(values);
+  for (const x of usable) put(fed, x.p!.name, x.p!.in, x.value);
+  await ctx.send(toRequest(target, fed), { intent: "acceptance", linked: link.name });
+  // A well-formed identifier that does not exist, in place of each linked string value.
+  for (const x of usable.filter((u) => typeof u.value === "string" && (target.safe || ctx.settings.kind === "mock"))) {
+    const seen = new Set(x.all.map(String));
+    const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, GENERATION_SEED + 7).map((v) => (Array.isArray(v) ? v[0] : v)).find((v) => typeof v === "string" && !seen.has(v));
+    if (unknown === undefined) continue;
+    const v = clone(fed);
+    put(v, x.p!.name, x.p!.in, unknown);
+    await ctx.send(toRequest(target, v), { intent: "unknown-resource", unknownIn: x.p!.in as "path", foreignIds: [unknown as string] });
+  }
+}
+
+/** With a second account's key: none of the first account's identifiers come back, listed or asked for. */
+async function isolation(ctx: ScenarioContext, op: OperationEntry, links: SourcedLink[]): Promise<void> {
+  if (!ctx.settings.secondApiKey) skip("skipped: needs CONTRACT_SECOND_API_KEY (a key of another account)");
+  if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
+  const spec = toRequest(op, base(ctx, op));
+  const mine = await ctx.send(spec);
+  const ids = [...new Set(links.flatMap((l) => Object.values(l.link.parameters).flatMap((e) => everyValue(e, mine))).filter((v): v is string => typeof v === "string"))];
+  if (ids.length === 0) skip("skipped: needs records on the first account (its response named no identifier)");
+  await ctx.send({ ...spec, key: "second" }, { intent: "other-account", foreignIds: ids });
+  for (const { link } of links) {
+    const target = ctx.model.has(link.operationId) ? ctx.model.operation(link.operationId) : undefined;
+    if (!target?.safe) continue;
+    for (const [name] of Object.entries(link.parameters)) {
+      const p = linkParameter(target, name);
+      if (!p) continue;
+      const v = base(ctx, target, p.in === "path" ? { [p.name]: ids[0] } : {});
+      if (p.in !== "path") (p.in === "query" ? v.query : v.header)[p.name] = isArraySchema(ctx.model, p.schema) ? ids.slice(0, 3) : ids[0];
+      await ctx.send({ ...toRequest(target, v), key: "second" }, { intent: "other-account", foreignIds: ids });
+    }
+  }
+}
+
+/** Every generic scenario of one operation, in the order they run. */
+export function genericScenarios(model: SpecModel, settings: Settings, op: OperationEntry): Scenario[] {
+  const id = op.operationId;
+  const links = allLinks(model.operations).filter((l) => l.source === id);
+  const out: Scenario[] = [
+    { id: `${id}/examples`, operation: id, phase: "examples", title: "examples: every documented request example is answered as documented; every documented response example matches its schema", run: (c) => examples(c, op) },
+    { id: `${id}/positive`, operation: id, phase: "positive", title: `positive data: ${settings.examples} valid generated requests and boundary values are accepted with documented answers`, run: (c) => positive(c, op) },
+    { id: `${id}/negative`, operation: id, phase: "negative", title: "negative data: requests the document rules out get a 4xx, never a 2xx or 5xx", run: (c) => negative(c, op) },
+    { id: `${id}/auth`, operation: id, phase: "auth", title: "auth: no key, an empty key and a wrong key are each refused with a 4xx", run: (c) => auth(c, op) },
+  ];
+  for (const l of links)
+    out.push({ id: `${id}/links/${l.link.name}`, operation: id, phase: "links", title: `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; the linked resource is available and unknown ones are not`, run: (c) => followLink(c, l) });
+  if (op.safe && links.length > 0)
+    out.push({ id: `${id}/isolation`, operation: id, phase: "isolation", title: "isolation: another account's key never sees this account's records", run: (c) => isolation(c, op, links) });
+  return out;
+}

@@ -1,0 +1,132 @@
+/**
+ * One run of the suite, independent of any test runner: the scenarios planned from the document (generic
+ * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
+ * and the self-tests both drive it.
+ */
+import { runChecks } from "../checks/index.js";
+import { specModel, type SpecModel } from "../model.js";
+import { moduleScenarios, timeoutFor } from "../modules/index.js";
+import { accepts, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
+import type { Settings } from "../settings.js";
+import { createTarget, SkipScenario, type Target } from "../target.js";
+import type { Finding } from "../types.js";
+import { genericScenarios } from "./phases.js";
+import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
+
+/** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
+const MAX_FINDINGS = 200;
+
+/** The outcome of one scenario. */
+export interface ScenarioResult {
+  id: string;
+  operation: string;
+  phase: string;
+  title: string;
+  status: "passed" | "failed" | "skipped";
+  skipReason?: string;
+  /** Every finding (warnings included); those the baseline accepts are in `accepted` instead. */
+  findings: Finding[];
+  accepted: Finding[];
+  exchanges: number;
+  /** An internal error of the scenario (a bug of the suite, not a finding). */
+  error?: string;
+}
+
+/** One entry per finding and place (array indices folded), with how often it occurred. */
+function distinct(findings: Finding[]): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = [f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join("\u0000");
+    const seen = byKey.get(key);
+    if (seen) seen.count = (seen.count ?? 1) + 1;
+    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
+  }
+  return [...byKey.values()];
+}
+
+/** A planned and running suite against one target. */
+export class ContractRun {
+  readonly model: SpecModel;
+  readonly target: Target;
+  readonly baseline: Baseline;
+  readonly state: RunState = { successes: new Map() };
+
+  constructor(readonly settings: Settings) {
+    this.model = specModel(settings.specPath);
+    const header = this.model.operations.flatMap((op) => op.security.flat()).find((s) => s.type === "apiKey" && s.in === "header")?.name;
+    this.target = createTarget(settings, header);
+    this.baseline = loadBaseline(settings.baselinePath);
+  }
+
+  /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
+  scenarios(): Scenario[] {
+    return this.model.operations.flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]);
+  }
+
+  /** Runs one scenario; never throws. */
+  async execute(s: Scenario): Promise<ScenarioResult> {
+    const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status, findings: [], accepted: [], exchanges: 0, ...extra });
+    const stopped = s.skip ?? this.target.stopped();
+    if (stopped) return result("skipped", { skipReason: stopped });
+    const verdict = new Verdict(this.settings, this.model, this.state);
+    const ctx: ScenarioContext = {
+      settings: this.settings,
+      model: this.model,
+      target: this.target,
+      state: this.state,
+      verdict,
+      send: async (spec, c, extra) => verdict.check(await this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }), extra, c),
+    };
+    let skipReason: string | undefined;
+    let error: string | undefined;
+    try {
+      await s.run(ctx);
+    } catch (err) {
+      if (err instanceof SkipScenario) skipReason = err.message;
+      else error = this.target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
+    }
+    const all = distinct(verdict.findings);
+    const accepted = all.filter((f) => f.severity === "error" && this.baseline.entries.some((e) => accepts(e, f)));
+    const findings = all.filter((f) => !accepted.includes(f));
+    const failed = error !== undefined || findings.some((f) => f.severity === "error");
+    return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}) });
+  }
+
+  /** The baseline entries whose expiry day is over. */
+  expiredEntries(now = new Date()) {
+    return this.baseline.entries.filter((e) => isExpired(e, today(now)));
+  }
+}
+
+/** Asks the target for any HTTP answer within `timeoutMs`; returns why not, or undefined when it answered. */
+export async function preflight(baseUrl: string, timeoutMs = 10_000): Promise<string | undefined> {
+  try {
+    const res = await fetch(`${baseUrl}/`, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => {});
+    return undefined;
+  } catch (err) {
+    const { causeText } = await import("../../src/errors.js");
+    return err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
+  }
+}
+
+/** The result of the preflight as a scenario result, with the finding that fails the run. */
+export function preflightFailure(run: ContractRun, reason: string): ScenarioResult {
+  const exchange = { operation: "(target)", request: { method: "GET", url: `${run.settings.baseUrl}/`, path: "/", query: {}, headers: {} }, response: { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: reason, elapsedMs: 0 } };
+  const findings = runChecks(["not_a_server_error"], exchange, { intent: "conforming", strict: false, live: true, model: run.model });
+  return { id: "preflight", operation: "(target)", phase: "preflight", title: "preflight: the target answers HTTP at its base URL", status: "failed", findings, accepted: [], exchanges: 1 };
+}
+
+/** Runs every scenario in this process (the self-tests' way; `npm run contract` runs them as vitest tests). */
+export async function runContract(settings: Settings): Promise<{ run: ContractRun; results: ScenarioResult[] }> {
+  const run = new ContractRun(settings);
+  const reason = await preflight(settings.baseUrl);
+  const scenarios = run.scenarios();
+  if (reason) {
+    const skipped = scenarios.map((s): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status: "skipped", skipReason: `skipped: the target did not answer the preflight (${reason})`, findings: [], accepted: [], exchanges: 0 }));
+    return { run, results: [preflightFailure(run, reason), ...skipped] };
+  }
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios) results.push(await run.execute(s));
+  return { run, results };
+}

@@ -1,0 +1,69 @@
+/**
+ * What a scenario (one test of the suite) works with: the settings, the document, the target, the run's
+ * shared state (successful exchanges, for links), and a verdict that runs the checks on every exchange.
+ */
+import { GENERIC_CHECKS, runChecks } from "../checks/index.js";
+import { isSuccess } from "../exchange.js";
+import type { SpecModel } from "../model.js";
+import { moduleCheckIds } from "../modules/index.js";
+import type { Settings } from "../settings.js";
+import type { RequestSpec, Target } from "../target.js";
+import type { CheckContext, Exchange, Finding } from "../types.js";
+
+/** How many successful exchanges per operation the run keeps for following links. */
+const KEPT_SUCCESSES = 5;
+
+/** State shared by the scenarios of one run. */
+export interface RunState {
+  /** The last successful exchanges of each operation (sent with a valid key). */
+  successes: Map<string, Exchange[]>;
+}
+
+/** Collects the findings of one scenario. */
+export class Verdict {
+  readonly findings: Finding[] = [];
+  exchanges = 0;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly model: SpecModel,
+    private readonly state: RunState,
+  ) {}
+
+  /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
+  check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
+    this.exchanges++;
+    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...ctx };
+    this.findings.push(...runChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], ex, full));
+    if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
+      const kept = this.state.successes.get(ex.operation) ?? [];
+      kept.push(ex);
+      if (kept.length > KEPT_SUCCESSES) kept.shift();
+      this.state.successes.set(ex.operation, kept);
+    }
+    return ex;
+  }
+}
+
+/** What a scenario's `run` gets. */
+export interface ScenarioContext {
+  settings: Settings;
+  model: SpecModel;
+  target: Target;
+  state: RunState;
+  verdict: Verdict;
+  /** Sends a request and checks the exchange. */
+  send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
+}
+
+/** One test of the suite. */
+export interface Scenario {
+  /** Stable id: `<operationId>/<phase>[/<detail>]`. */
+  id: string;
+  operation: string;
+  phase: string;
+  title: string;
+  /** A static reason to skip (known before running), e.g. "needs a live target". */
+  skip?: string;
+  run(ctx: ScenarioContext): Promise<void>;
+}

@@ -1,0 +1,74 @@
+/** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
+import type { SpecModel } from "./model.js";
+import type { Exchange, Finding, SentRequest } from "./types.js";
+
+/** True for a plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a 2xx status. */
+export function isSuccess(exchange: Exchange): boolean {
+  return exchange.response.status >= 200 && exchange.response.status < 300;
+}
+
+/** The schema of the documented JSON response for `status`, dereferenced, or undefined. */
+export function responseSchema(model: SpecModel, operation: string, status: number): { schema: any; pointer: string } | undefined {
+  const media = model.responseMedia(operation, status).find((m) => m.schemaPointer && /json/i.test(m.mediaType));
+  return media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer) : undefined;
+}
+
+/**
+ * True when a 2xx body is wrapped as `{"data": {...}}` (optionally with `error: null`) although the documented
+ * schema does not declare `data` (the live service does this on some responses the document shows bare).
+ */
+export function isEnveloped(model: SpecModel, exchange: Exchange): boolean {
+  const json = exchange.response.json;
+  if (!isSuccess(exchange) || !isObject(json) || !isObject(json.data)) return false;
+  if (!Object.keys(json).every((k) => k === "data" || (k === "error" && json.error === null))) return false;
+  const schema = responseSchema(model, exchange.operation, exchange.response.status)?.schema;
+  return isObject(schema) && !(isObject(schema.properties) && "data" in schema.properties) && Array.isArray(schema.required) && schema.required.length > 0;
+}
+
+/** The documented body of a response: the inner value of an envelope, else the body itself. */
+export function payload(model: SpecModel, exchange: Exchange): unknown {
+  const json = exchange.response.json;
+  return isEnveloped(model, exchange) ? (json as Record<string, unknown>).data : json;
+}
+
+/** The instance-path prefix of the payload inside the body ("/data" for an envelope). */
+export function payloadPrefix(model: SpecModel, exchange: Exchange): string {
+  return isEnveloped(model, exchange) ? "/data" : "";
+}
+
+/** A compact, bounded JSON rendering of a value for reports. */
+export function show(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = value === undefined ? "undefined" : JSON.stringify(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more chars)` : text;
+}
+
+/** Quotes a string for a POSIX shell. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The longest body a curl command carries (the reproduction of a huge body is not useful in a report). */
+const MAX_CURL_BODY = 4096;
+
+/** A one-line curl command that reproduces `request` (headers are already redacted). */
+export function toCurl(request: SentRequest): string {
+  const parts = ["curl", "-X", request.method, shellQuote(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) parts.push("-H", shellQuote(`${name}: ${value}`));
+  if (request.bodyText !== undefined) parts.push("-d", shellQuote(request.bodyText.length > MAX_CURL_BODY ? `${request.bodyText.slice(0, MAX_CURL_BODY)}…` : request.bodyText));
+  return parts.join(" ");
+}
+
+/** A finding about `exchange` (the registry adds the check id): the operation and the curl command filled in. */
+export function finding(exchange: Exchange, f: Omit<Finding, "check" | "operation" | "curl">): Omit<Finding, "check"> {
+  return { ...f, operation: exchange.operation, curl: toCurl(exchange.request) };
+}

@@ -1,0 +1,73 @@
+/**
+ * The document the suite judges against, read from its YAML (so a stale `generated/` cannot hide drift, and
+ * any document can be given with CONTRACT_SPEC): its operation table, schema validator and lookups.
+ */
+import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
+import { derefSchema, loadSpec, resolvePointer, SpecValidator, type OpenApiDocument } from "../openapi/lib/spec.js";
+
+/** One loaded document. */
+export class SpecModel {
+  readonly doc: OpenApiDocument;
+  readonly validator: SpecValidator;
+  readonly operations: OperationEntry[];
+  readonly #byId: Map<string, OperationEntry>;
+
+  constructor(readonly specPath: string) {
+    this.doc = loadSpec(specPath);
+    this.validator = new SpecValidator(this.doc);
+    this.operations = buildOperationTable(this.doc);
+    this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
+  }
+
+  /** The operation with `operationId`; throws for an unknown one (a bug in the caller). */
+  operation(operationId: string): OperationEntry {
+    const op = this.#byId.get(operationId);
+    if (!op) throw new Error(`the document has no operation ${operationId}`);
+    return op;
+  }
+
+  /** True when the document has the operation. */
+  has(operationId: string): boolean {
+    return this.#byId.has(operationId);
+  }
+
+  /** The statuses the document lists for an operation ("200", "4XX", "default", ...). */
+  documentedStatuses(operationId: string): string[] {
+    return this.operation(operationId).responses.map((r) => r.status);
+  }
+
+  /** True when `status` is documented (exactly, by an `NXX` range, or by `default`). */
+  isDocumentedStatus(operationId: string, status: number): boolean {
+    return documentedResponse(this.operation(operationId), status) !== undefined;
+  }
+
+  /** The documented media types of a response (empty when documented without content, or undocumented). */
+  responseMedia(operationId: string, status: number): MediaEntry[] {
+    return documentedResponse(this.operation(operationId), status)?.content ?? [];
+  }
+
+  /** Resolves local `$ref`s until a schema without one; returns it and its pointer. */
+  deref(schema: unknown, pointer: string): { schema: any; pointer: string } {
+    return derefSchema(this.doc, schema, pointer);
+  }
+
+  /** The value at a JSON pointer of the document. */
+  at(pointer: string): unknown {
+    return resolvePointer(this.doc, pointer);
+  }
+
+  /** The enum of a component schema, e.g. `schemaEnum("FieldTypeName")` (empty when it has none). */
+  schemaEnum(name: string): unknown[] {
+    const values = this.at(`/components/schemas/${name}/enum`);
+    return Array.isArray(values) ? values : [];
+  }
+}
+
+const loaded = new Map<string, SpecModel>();
+
+/** The model of `specPath`, loaded once per process. */
+export function specModel(specPath: string): SpecModel {
+  let model = loaded.get(specPath);
+  if (!model) loaded.set(specPath, (model = new SpecModel(specPath)));
+  return model;
+}

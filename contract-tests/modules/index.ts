@@ -1,0 +1,34 @@
+/**
+ * The opt-in semantic modules, keyed by operationId: what each operation means beyond its schemas. An
+ * operation without a module gets the generic phases only; a module naming an operation the document does
+ * not have is ignored.
+ */
+import type { CheckDef } from "../checks/index.js";
+import type { Scenario } from "../engine/scenario.js";
+import type { SpecModel } from "../model.js";
+import type { Settings } from "../settings.js";
+import { listingModule } from "./listing.js";
+import { schemasModule } from "./schemas.js";
+import { sitemapModule } from "./sitemap.js";
+import type { ContractModule } from "./types.js";
+
+/** Every module, by the operationId it is about. */
+export const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries([sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]));
+
+/** Every module check, by id (merged into the one registry). */
+export const MODULE_CHECKS: Readonly<Record<string, CheckDef>> = Object.assign({}, ...Object.values(MODULES).map((m) => m.checks));
+
+/** The module checks of an operation. */
+export function moduleCheckIds(operationId: string): string[] {
+  return Object.keys(MODULES[operationId]?.checks ?? {});
+}
+
+/** The module scenarios of an operation of the document. */
+export function moduleScenarios(model: SpecModel, settings: Settings, operationId: string): Scenario[] {
+  return MODULES[operationId]?.scenarios?.(model, settings) ?? [];
+}
+
+/** The request deadline of an operation: its module's, else the settings'. */
+export function timeoutFor(settings: Pick<Settings, "timeoutMs">, operationId: string): number {
+  return Math.max(settings.timeoutMs, MODULES[operationId]?.timeoutMs ?? 0);
+}

@@ -1,0 +1,72 @@
+/**
+ * listBrowserRequests: the paging arithmetic, the filters and a walk over pages (seed 4.3 and 8), on top of
+ * the generic phases. The filter values come from the document (the state enum) and from the account.
+ */
+import { baseValues, toRequest, type Values } from "../engine/requests.js";
+import type { Scenario, ScenarioContext } from "../engine/scenario.js";
+import { NEEDS_LIVE, skip } from "../engine/skip.js";
+import type { Exchange } from "../types.js";
+import * as c from "./listing-checks.js";
+import type { ContractModule } from "./types.js";
+
+const OP = "listBrowserRequests";
+/** A walk reads at most this many pages, so a large account stays cheap. */
+const MAX_PAGES = 10;
+
+function request(ctx: ScenarioContext, query: Record<string, unknown>) {
+  const op = ctx.model.operation(OP);
+  const b = baseValues(ctx.model, ctx.settings, op);
+  if ("skip" in b) skip(b.skip);
+  const values: Values = { ...b.values, query: { ...b.values.query, ...query } };
+  return toRequest(op, values);
+}
+
+async function walk(ctx: ScenarioContext): Promise<void> {
+  const first = c.listingPage(await ctx.send(request(ctx, {})));
+  const pageSize = Math.min(30, Math.max(2, Math.ceil(Number(first?.total_records ?? 0) / MAX_PAGES)));
+  const pages: Exchange[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const ex = await ctx.send(request(ctx, { pageSize, page }));
+    pages.push(ex);
+    // Stop by total_records, not total_pages: a wrong total_pages is its own finding and must not cut the walk short.
+    const data = c.listingPage(ex);
+    if (!data || !Array.isArray(data.results) || data.results.length === 0 || page * pageSize >= Number(data.total_records)) break;
+  }
+  ctx.verdict.check(pages.at(-1)!, ["listing_pages_disjoint"], { related: pages });
+}
+
+async function statusFilter(ctx: ScenarioContext): Promise<void> {
+  const param = ctx.model.operation(OP).parameters.find((p) => p.name === "status");
+  const states = (ctx.model.deref(ctx.model.deref(param?.schema, "").schema?.items, "").schema?.enum ?? []) as string[];
+  if (states.length === 0) skip("skipped: the document lists no states for the status filter");
+  for (const status of [...states.map((s) => [s]), states.slice(-2)]) await ctx.send(request(ctx, { status }));
+}
+
+async function idsFilter(ctx: ScenarioContext): Promise<void> {
+  const first = c.listingPage(await ctx.send(request(ctx, {})));
+  const ids = c.listingResults(first ?? {}).map((r) => String(r.id)).slice(0, 3);
+  if (ids.length === 0) skip("skipped: needs browser requests on the account");
+  await ctx.send(request(ctx, { ids }), { expectIds: ids });
+  await ctx.send(request(ctx, { ids: ids.slice(0, 1) }), { expectIds: ids.slice(0, 1) });
+}
+
+const live = (settings: { kind: string }) => (settings.kind === "mock" ? { skip: NEEDS_LIVE } : {});
+
+/** The listing module. */
+export const listingModule: ContractModule = {
+  operationId: OP,
+  checks: {
+    listing_defaults: { fn: c.listingDefaults },
+    listing_total_pages: { fn: c.listingTotalPages },
+    listing_error_null: { fn: c.listingErrorNull },
+    listing_page_size: { fn: c.listingPageSize, relational: true },
+    listing_status_filter: { fn: c.listingStatusFilter, relational: true },
+    listing_ids_filter: { fn: c.listingIdsFilter, relational: true },
+    listing_pages_disjoint: { fn: c.listingPagesDisjoint, relational: true },
+  },
+  scenarios: (_model, settings): Scenario[] => [
+    { id: `${OP}/walk`, operation: OP, phase: "semantics", title: `semantics: up to ${MAX_PAGES} pages do not overlap and together hold total_records records`, ...live(settings), run: walk },
+    { id: `${OP}/status-filter`, operation: OP, phase: "semantics", title: "semantics: the status filter, one state at a time and two together", ...live(settings), run: statusFilter },
+    { id: `${OP}/ids-filter`, operation: OP, phase: "semantics", title: "semantics: the ids filter returns exactly the existing ids asked for", ...live(settings), run: idsFilter },
+  ],
+};

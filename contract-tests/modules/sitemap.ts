@@ -1,0 +1,107 @@
+/**
+ * createSitemapRequest: link_count against links, sorted links (live-page prose: a warning), the cache off
+ * by default, an unreachable site answered with a documented error. A read may take 60 s (seed section 8).
+ */
+import { baseValues, toRequest } from "../engine/requests.js";
+import { NEEDS_LIVE, skip } from "../engine/skip.js";
+import { finding, isObject, isSuccess, payload, payloadPrefix } from "../exchange.js";
+import type { Check } from "../types.js";
+import type { ContractModule } from "./types.js";
+
+const OP = "createSitemapRequest";
+
+/** `link_count` equals the length of `links` (null or 0 when there are no links). */
+const linkCount: Check = (ex, { model }) => {
+  const body = payload(model, ex);
+  if (!isSuccess(ex) || !isObject(body) || ex.response.json === undefined) return [];
+  const { links, link_count: count } = body;
+  const expected = Array.isArray(links) ? links.length : 0;
+  if (count === expected || (count === null && !Array.isArray(links))) return [];
+  const got = Array.isArray(links) ? `${links.length} items` : JSON.stringify(links);
+  return [finding(ex, { severity: "error", title: "link_count disagrees with links", received: `link_count: ${JSON.stringify(count)}, links: ${got}`, documented: "link_count = links.length", instancePath: `${payloadPrefix(model, ex)}/link_count`, value: count })];
+};
+
+/** Links come deduplicated and sorted alphabetically (the operation's description): a warning. */
+const linksSorted: Check = (ex, { model }) => {
+  const body = payload(model, ex);
+  if (!isSuccess(ex) || !isObject(body) || !Array.isArray(body.links)) return [];
+  const links = body.links.filter((l): l is string => typeof l === "string");
+  const sorted = [...new Set(links)].sort();
+  if (links.length === sorted.length && links.every((l, i) => l === sorted[i])) return [];
+  const distinct = new Set(links).size;
+  return [
+    finding(ex, {
+      severity: "warning",
+      title: links.length !== distinct ? "links contain duplicates" : "links are not sorted alphabetically",
+      received: `${links.length} links, ${distinct} distinct, first out of place: ${JSON.stringify(links.find((l, i) => l !== sorted[i]))?.slice(0, 200)}`,
+      documented: "links deduplicated and sorted alphabetically (operation description)",
+      instancePath: `${payloadPrefix(model, ex)}/links`,
+    }),
+  ];
+};
+
+/** With `max_cache_age` omitted or 0 (the default: no cache) the result is never served from the cache. */
+const cacheDisabled: Check = (ex, { model }) => {
+  const body = payload(model, ex);
+  const sent = ex.request.json;
+  if (!isSuccess(ex) || !isObject(body) || !isObject(sent)) return [];
+  const age = sent.max_cache_age;
+  if ((age !== undefined && age !== 0) || body.from_cache !== true) return [];
+  return [finding(ex, { severity: "error", title: "Served from the cache although caching was off", received: `from_cache: true with max_cache_age ${age === undefined ? "omitted" : age}`, documented: "max_cache_age 0 (the default) never uses the cache: from_cache false", instancePath: `${payloadPrefix(model, ex)}/from_cache`, value: true })];
+};
+
+/** A site that cannot be reached gets a documented error status with an error object body. */
+const unreachable: Check = (ex, { model, unreachableSite }) => {
+  if (!unreachableSite || ex.response.status === 0) return [];
+  const errorStatuses = model.documentedStatuses(ex.operation).filter((s) => !s.startsWith("2"));
+  const status = ex.response.status;
+  if (!errorStatuses.includes(String(status)))
+    return [finding(ex, { severity: "error", title: "Unreachable site not answered with a documented error status", received: `status ${status}`, documented: `one of ${errorStatuses.join(", ")} (503: the requested site is unavailable)` })];
+  if (!isObject(ex.response.json))
+    return [finding(ex, { severity: "error", title: "Error status without an error object", received: ex.response.bodyText.slice(0, 200) || "(empty body)", documented: "an error object {type, id, code, message}" })];
+  return [];
+};
+
+/** The sitemap module. */
+export const sitemapModule: ContractModule = {
+  operationId: OP,
+  timeoutMs: 75_000,
+  checks: {
+    sitemap_link_count: { fn: linkCount },
+    sitemap_links_sorted: { fn: linksSorted },
+    sitemap_cache_disabled: { fn: cacheDisabled, relational: true },
+    sitemap_unreachable: { fn: unreachable, relational: true },
+  },
+  scenarios: (model, settings) => {
+    const op = model.operation(OP);
+    const request = (body: Record<string, unknown>) => {
+      const b = baseValues(model, settings, op);
+      if ("skip" in b) skip(b.skip);
+      return toRequest(op, { ...b.values, body: { value: body } });
+    };
+    return [
+      {
+        id: `${OP}/cache`,
+        operation: OP,
+        phase: "semantics",
+        title: "semantics: never served from the cache when max_cache_age is omitted or 0, even right after a cached read",
+        ...(settings.kind === "mock" ? { skip: NEEDS_LIVE } : {}),
+        run: async (c) => {
+          await c.send(request({ url: settings.sitemapUrl, max_cache_age: 3600 }));
+          await c.send(request({ url: settings.sitemapUrl, max_cache_age: 0 }));
+          await c.send(request({ url: settings.sitemapUrl }));
+        },
+      },
+      {
+        id: `${OP}/unreachable`,
+        operation: OP,
+        phase: "semantics",
+        title: "semantics: an unreachable site (CONTRACT_UNAVAILABLE_URL) is answered with a documented error status and an error object",
+        ...(settings.kind === "mock" ? { skip: NEEDS_LIVE } : {}),
+        run: async (c) => {
+          await c.send(request({ url: settings.unavailableUrl }), { intent: "conforming", unreachableSite: true }, ["sitemap_unreachable"]);
+        },
+      },
+    ];
+  },
+};
