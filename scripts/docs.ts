@@ -126,7 +126,7 @@ export function findVersions(specPath: string, currentText: string): { versions:
   let log: string | undefined;
   try {
     git(dir, ["rev-parse", "--is-inside-work-tree"]);
-    log = git(dir, ["log", "--format=%H%x09%cI", "--", file]);
+    log = git(dir, ["log", "--no-show-signature", "--format=%H%x09%cI", "--", file]);
   } catch (err) {
     const why = (err as { code?: string }).code === "ENOENT" ? "git is not installed" : `${specPath} is not in a git checkout`;
     warnings.push(`${why}: the site lists the current version (${current}) only`);

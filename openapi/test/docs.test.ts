@@ -124,6 +124,37 @@ describe("docs site building blocks", () => {
     expect(sorted).toEqual(["2.0.0", "2.0.0-rc.1", "1.10.0", "1.2.0", "1.2.0-beta.10", "1.2.0-beta.2", "1.0.0"]);
   });
 
+  test("released versions: each distinct info.version from its newest commit, plus the working tree's own", () => {
+    const dir = mkdtempSync(join(tmpdir(), "webauto-docs-git-"));
+    const g = (...args: string[]) =>
+      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
+    const doc = (version: string, note: string) => `openapi: 3.1.0\ninfo:\n  title: T\n  version: ${version}\n  description: ${note}\npaths: {}\n`;
+    const commit = (text: string, msg: string) => {
+      writeFileSync(join(dir, "openapi.yaml"), text);
+      g("add", "openapi.yaml");
+      g("commit", "-q", "-m", msg);
+      return g("rev-parse", "HEAD").trim();
+    };
+    g("init", "-q");
+    commit(doc("1.0.0", "first"), "a");
+    const b = commit(doc("1.0.0", "second"), "b");
+    commit("openapi: [unclosed\n", "broken");
+    const c = commit(doc("2.0.0", "third"), "c");
+    writeFileSync(join(dir, "other.txt"), "x"); // a commit that does not touch the document is not looked at
+    g("add", "other.txt");
+    g("commit", "-q", "-m", "d");
+    const current = doc("2.1.0", "working tree");
+    writeFileSync(join(dir, "openapi.yaml"), current);
+
+    const { versions, warnings } = findVersions(join(dir, "openapi.yaml"), current);
+    expect(versions.map((v) => [v.version, v.source.kind === "commit" ? v.source.sha : "working-tree", v.text])).toEqual([
+      ["2.1.0", "working-tree", current],
+      ["2.0.0", c, doc("2.0.0", "third")],
+      ["1.0.0", b, doc("1.0.0", "second")],
+    ]);
+    expect(warnings).toEqual([expect.stringMatching(/^commit [0-9a-f]{12}: openapi\.yaml does not parse/)]);
+  });
+
   test("outside a git checkout only the current version is listed, with a warning", () => {
     const dir = mkdtempSync(join(tmpdir(), "webauto-docs-nogit-"));
     const text = readFileSync(SPEC_PATH, "utf8").replace(/^( {2}version:) .*$/m, "$1 7.1.0");
