@@ -1,17 +1,20 @@
 /**
  * `npm run contract:proxy-compare`: runs the contract suite through `prism proxy --errors` in front of a
  * target and directly against it, and prints a table of what Prism flags next to what the suite flags.
- * The target is CONTRACT_BASE_URL (with CONTRACT_API_KEY) when set; otherwise every variant of the local
- * fault-injecting server. Writes the table to reports/proxy-compare.md too.
+ * The target is CONTRACT_BASE_URL (with its CONTRACT_* settings) when set; otherwise every variant of the local
+ * fault-injecting server, with a document copy that adds an operation. Writes the table to
+ * reports/proxy-compare.md too.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { startPrism } from "../openapi/lib/prism.js";
+import { runContract } from "./engine/run.js";
 import { FAULTS, type Fault } from "./fault-server/faults.js";
-import { FAULT_SERVER_KEY, startFaultServer } from "./fault-server/server.js";
-import { limited, runSuite } from "./spawn-suite.js";
+import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer } from "./fault-server/server.js";
+import { documentWithAddedOperation } from "./fixtures/document-copy.js";
+import { readSettings, type Settings } from "./settings.js";
 
 interface Row {
   variant: string;
@@ -54,19 +57,21 @@ async function recordingForwarder(upstream: string): Promise<{ url: string; flag
   return { url, flags, stop: () => new Promise((r) => server.close(() => r())) };
 }
 
-async function compare(variant: string, baseUrl: string, env: Record<string, string>): Promise<Row> {
-  const direct = await runSuite({ ...env, CONTRACT_BASE_URL: baseUrl });
-  const prism = await startPrism({ mode: "proxy", upstream: baseUrl, errors: true });
+/** Runs the suite (in this process) directly against `baseUrl` and through Prism's validating proxy. */
+async function compare(variant: string, baseUrl: string, settings: Settings): Promise<Row> {
+  const { results } = await runContract({ ...settings, baseUrl });
+  const suite = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
+  const prism = await startPrism({ mode: "proxy", upstream: baseUrl, errors: true, spec: settings.specPath });
   const forwarder = await recordingForwarder(prism.url);
   try {
-    await runSuite({ ...env, CONTRACT_BASE_URL: forwarder.url });
+    await runContract({ ...settings, baseUrl: forwarder.url });
   } finally {
     await forwarder.stop();
     await prism.stop();
   }
   const prismResponses = forwarder.flags.get("#responses") ?? 0;
   forwarder.flags.delete("#responses");
-  return { variant, prism: [...forwarder.flags.keys()].sort(), prismResponses, suite: direct.report?.summary.failedChecks ?? ["(no report)"] };
+  return { variant, prism: [...forwarder.flags.keys()].sort(), prismResponses, suite };
 }
 
 function table(rows: Row[]): string {
@@ -82,14 +87,15 @@ function table(rows: Row[]): string {
 async function main(): Promise<void> {
   const rows: Row[] = [];
   if (process.env.CONTRACT_BASE_URL?.trim()) {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("CONTRACT_") && v !== undefined)) as Record<string, string>;
-    rows.push(await compare("CONTRACT_BASE_URL", process.env.CONTRACT_BASE_URL.trim(), env));
+    const settings = readSettings(process.env);
+    rows.push(await compare("CONTRACT_BASE_URL", settings.baseUrl, settings));
   } else {
     const server = await startFaultServer();
-    const env = { CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_SCHEMA_ID: "dsc_proxyCompare1" };
+    // The document copy with GET /v1/browser/requests/{id} added, so the faults of that operation show too.
+    const settings = readSettings({ CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY, CONTRACT_PARAMS: '{"updateDataSchema.id":"dsc_proxyCompare1"}', CONTRACT_SPEC: documentWithAddedOperation() });
     const variants: Array<[string, string]> = [["conforming", server.baseUrl()], ...(Object.keys(FAULTS) as Fault[]).map((f): [string, string] => [f, server.baseUrl(f)])];
     try {
-      rows.push(...(await limited(2, variants.map(([name, url]) => () => compare(name, url, env)))));
+      for (const [name, url] of variants) rows.push(await compare(name, url, settings));
     } finally {
       await server.stop();
     }

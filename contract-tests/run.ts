@@ -1,72 +1,93 @@
 /**
- * `npm run contract`: runs the contract suite against CONTRACT_BASE_URL, or, when it is unset, against the
- * Prism mock of the document started on a free loopback port. Prints the report grouped by operation, writes
- * reports/contract-report.json and reports/contract-junit.xml, and exits non-zero on any error-severity
- * violation or failing test.
+ * `npm run contract [-- --update-baseline]`: checks the settings (exit 2 on an invalid one, before anything
+ * starts), then runs the suite with vitest in this process, its output passed through the key scrubber.
+ * With no CONTRACT_BASE_URL the global setup serves the document with the Prism mock.
+ *
+ * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
+ * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed test; 2 an invalid
+ * setting or baseline file; 3 an internal error of the suite.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { Writable } from "node:stream";
+import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { startPrism, type PrismServer } from "../openapi/lib/prism.js";
-import { readSettings, SettingsError } from "./config.js";
-import { redact } from "./redact.js";
-import { buildJsonReport, formatReport, readRecords, resetRecords } from "./report.js";
-import { schemaExample } from "./requests.js";
+import { startVitest } from "vitest/node";
+import type { Scrubber } from "../src/redact.js";
+import ContractReporter, { VERDICT } from "./reporter.js";
+import { BaselineError, loadBaseline } from "./report/baseline.js";
+import { readSettings, SettingsError } from "./settings.js";
+import { runScrubber } from "./target.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = fileURLToPath(new URL("./vitest.config.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-function runVitest(env: NodeJS.ProcessEnv, secret: string): Promise<number> {
-  const cli = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
-  const child = spawn(process.execPath, [cli, "run", "--config", CONFIG], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  // Vitest's own output passes through the redactor too, line by line (a chunk may split the key).
-  const pipe = (from: NodeJS.ReadableStream, to: NodeJS.WritableStream) => {
-    let pending = "";
-    from.on("data", (b: Buffer) => {
-      const lines = (pending + b.toString()).split("\n");
+/** A stream that scrubs whole lines before passing them on (a chunk may split the key). */
+function scrubbing(to: NodeJS.WriteStream, scrubber: Scrubber): Writable & { flushRest(): void } {
+  let pending = "";
+  const stream = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const lines = (pending + chunk.toString()).split("\n");
       pending = lines.pop() ?? "";
-      if (lines.length) to.write(redact(lines.join("\n") + "\n", secret));
-    });
-    from.on("end", () => pending && to.write(redact(pending, secret)));
+      if (lines.length) to.write(scrubber.text(`${lines.join("\n")}\n`));
+      done();
+    },
+  }) as Writable & { flushRest(): void };
+  stream.flushRest = () => {
+    if (pending) to.write(scrubber.text(pending));
+    pending = "";
   };
-  pipe(child.stdout, process.stdout);
-  pipe(child.stderr, process.stderr);
-  return new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  return Object.assign(stream, { isTTY: false, columns: to.columns ?? 120 });
 }
 
 async function main(): Promise<number> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let mock: PrismServer | undefined;
-  if (!env.CONTRACT_BASE_URL?.trim()) {
-    mock = await startPrism({ mode: "mock" });
-    Object.assign(env, { CONTRACT_BASE_URL: mock.url, CONTRACT_TARGET_KIND: "mock" });
-  } else delete env.CONTRACT_TARGET_KIND; // only run.ts may declare a target to be the mock
-  try {
-    const settings = readSettings(env, schemaExample().id);
-    env.CONTRACT_REPORTS_DIR = settings.reportsDir;
-    mkdirSync(settings.reportsDir, { recursive: true });
-    resetRecords(settings.reportsDir);
-    console.log(`Contract suite: ${settings.kind} target ${settings.baseUrl}${mock ? " (Prism mock of openapi/openapi.yaml)" : ""}`);
-    const vitestCode = await runVitest(env, settings.apiKey);
-    const report = buildJsonReport({ kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict }, readRecords(settings.reportsDir));
-    const jsonPath = join(settings.reportsDir, "contract-report.json");
-    writeFileSync(jsonPath, redact(JSON.stringify({ ...report, vitestExitCode: vitestCode }, null, 2), settings.apiKey) + "\n");
-    console.log(`\n${redact(formatReport(report), settings.apiKey)}`);
-    console.log(`Reports: ${jsonPath}, ${join(settings.reportsDir, "contract-junit.xml")}`);
-    return vitestCode !== 0 || report.summary.errors > 0 ? 1 : 0;
-  } finally {
-    await mock?.stop();
+  const { values } = parseArgs({ options: { "update-baseline": { type: "boolean", default: false }, help: { type: "boolean", default: false } } });
+  if (values.help) {
+    console.log("usage: npm run contract [-- --update-baseline]   (settings: CONTRACT_* variables, see README)");
+    return 0;
   }
+  let settings;
+  try {
+    settings = readSettings(process.env);
+    loadBaseline(settings.baselinePath);
+  } catch (err) {
+    if (err instanceof SettingsError || err instanceof BaselineError) {
+      console.error(`contract: invalid setting: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  const scrubber = runScrubber(settings);
+  console.log(`Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`);
+  const out = scrubbing(process.stdout, scrubber);
+  const err = scrubbing(process.stderr, scrubber);
+  const reporter = new ContractReporter();
+  (globalThis as Record<symbol, unknown>)[VERDICT] = undefined;
+  const vitest = await startVitest(
+    "test",
+    [],
+    { config: CONFIG, root: ROOT, watch: false, reporters: ["default", reporter, fileURLToPath(new URL("../scripts/summary-reporter.ts", import.meta.url))], provide: { contractSettings: settings, contractOptions: { updateBaseline: values["update-baseline"] } } },
+    {},
+    { stdout: out, stderr: err },
+  );
+  await vitest.close();
+  out.flushRest();
+  err.flushRest();
+  const verdict = reporter.report?.verdict ?? (globalThis as Record<symbol, unknown>)[VERDICT];
+  if (!verdict) return 3; // no report: the suite itself failed to run (vitest printed why)
+  // The report is the authority (it holds failed tests too; after --update-baseline vitest still saw them fail).
+  return verdict === "pass" ? 0 : 1;
 }
 
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const secret = process.env.CONTRACT_API_KEY;
-    if (err instanceof SettingsError) console.error(`contract: invalid setting: ${err.message}`);
-    else console.error(redact(`contract: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, secret));
-    process.exit(2);
+    let secret: Scrubber | undefined;
+    try {
+      secret = runScrubber({ apiKey: process.env.CONTRACT_API_KEY ?? "", secondApiKey: process.env.CONTRACT_SECOND_API_KEY });
+    } catch {
+      secret = undefined;
+    }
+    const text = `contract: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+    console.error(secret ? secret.text(text) : text);
+    process.exit(3);
   },
 );

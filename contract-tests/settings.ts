@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SPEC_PATH } from "../openapi/lib/spec.js";
 
 /** The validated settings of one run. */
@@ -25,8 +26,12 @@ export interface Settings {
   maxRequests: number;
   /** The most bytes of a response body the suite reads (CONTRACT_MAX_BODY_BYTES). */
   maxBodyBytes: number;
-  /** Deadline of each request in ms (CONTRACT_TIMEOUT_MS); operations a module knows to be slow get more. */
+  /** Deadline of each request in ms (CONTRACT_TIMEOUT_MS); operations a module knows to be slow get more unless it is set. */
   timeoutMs: number;
+  /** CONTRACT_TIMEOUT_MS was set: it applies to every operation. */
+  timeoutExplicit: boolean;
+  /** Deadline of the preflight request in ms (CONTRACT_PREFLIGHT_TIMEOUT_MS). */
+  preflightTimeoutMs: number;
   /** Generated valid requests per operation (CONTRACT_EXAMPLES). */
   examples: number;
   /** Site whose sitemap the server can read, and one that cannot be reached (the sitemap module's inputs). */
@@ -43,6 +48,9 @@ export class SettingsError extends Error {
 
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
 export const MOCK_API_KEY = "contract-mock-key-0000";
+
+/** The baseline `--update-baseline` writes when CONTRACT_BASELINE is not set. */
+export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("./baseline.json", import.meta.url));
 
 /** Defaults of the request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
@@ -146,6 +154,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRequests: integer(env, "CONTRACT_MAX_REQUESTS", DEFAULT_MAX_REQUESTS[kind], 1),
     maxBodyBytes: integer(env, "CONTRACT_MAX_BODY_BYTES", 8 * 1024 * 1024, 1024),
     timeoutMs: integer(env, "CONTRACT_TIMEOUT_MS", 30_000, 100),
+    timeoutExplicit: Boolean(env.CONTRACT_TIMEOUT_MS?.trim()),
+    preflightTimeoutMs: integer(env, "CONTRACT_PREFLIGHT_TIMEOUT_MS", 10_000, 100),
     examples: integer(env, "CONTRACT_EXAMPLES", live ? 4 : 10, 0),
     sitemapUrl: httpUrl(env, "CONTRACT_SITEMAP_URL", "https://example.com"),
     unavailableUrl: httpUrl(env, "CONTRACT_UNAVAILABLE_URL", "https://unavailable.invalid/"),

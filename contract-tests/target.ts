@@ -150,7 +150,7 @@ export function createTarget(settings: TargetSettings, keyHeader = "X-API-Key"):
         const responseHeaders: Record<string, string> = {};
         res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
         failuresInARow = 0;
-        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated } : {}), elapsedMs: Date.now() - started };
+        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}), elapsedMs: Date.now() - started };
         return { operation: spec.operation, request, response, ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}) };
       } catch (err) {
         const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");

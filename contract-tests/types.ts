@@ -31,6 +31,8 @@ export interface ReceivedResponse {
   bodyBytes: number;
   /** The body was larger than the suite's limit: only its beginning was kept, and it was not parsed. */
   truncated?: boolean;
+  /** The limit it was larger than, in bytes. */
+  bodyLimit?: number;
   /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
   elapsedMs: number;

@@ -1,19 +1,20 @@
-import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// The contract suite itself (not the self-tests): run by contract-tests/run.ts, which sets the CONTRACT_* variables.
-const reportsDir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports");
-
+// The contract suite itself (not its self-tests), run by `npm run contract` (contract-tests/run.ts), which
+// passes the parsed settings; started directly (`vitest run --config contract-tests/vitest.config.ts`) the
+// global setup reads CONTRACT_* itself.
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     include: ["contract-tests/suite/**/*.contract.ts"],
-    reporters: ["default", "./scripts/summary-reporter.ts", ["junit", { outputFile: join(reportsDir, "contract-junit.xml"), suiteName: "contract" }]],
-    // The sitemap may run 60 s per call (seed section 8) and a test makes several calls.
-    testTimeout: 600_000,
-    hookTimeout: 60_000,
+    globalSetup: ["contract-tests/global-setup.ts"],
+    reporters: ["default", "./contract-tests/reporter.ts", "./scripts/summary-reporter.ts"],
+    // A sitemap read may take 60 s (seed section 8) and a scenario makes several requests.
+    testTimeout: 900_000,
+    hookTimeout: 120_000,
     pool: "forks",
-    sequence: { concurrent: false },
+    // One file, one worker: the scenarios share the run's state (links) and its request budget.
+    fileParallelism: false,
   },
 });

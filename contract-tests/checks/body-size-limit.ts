@@ -8,7 +8,7 @@ export const bodySizeLimit: Check = (ex) => {
     finding(ex, {
       severity: "error",
       title: "Response body larger than the suite reads (not validated)",
-      received: `more than ${ex.response.bodyBytes - 1} bytes`,
+      received: `more than ${ex.response.bodyLimit ?? ex.response.bodyBytes - 1} bytes (reading stopped there)`,
       documented: "a body the suite can validate (raise CONTRACT_MAX_BODY_BYTES if this size is expected)",
     }),
   ];

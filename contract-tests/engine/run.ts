@@ -8,7 +8,7 @@ import { specModel, type SpecModel } from "../model.js";
 import { moduleScenarios, timeoutFor } from "../modules/index.js";
 import { accepts, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
 import type { Settings } from "../settings.js";
-import { createTarget, SkipScenario, type Target } from "../target.js";
+import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
@@ -28,6 +28,8 @@ export interface ScenarioResult {
   findings: Finding[];
   accepted: Finding[];
   exchanges: number;
+  /** Requests the target had sent when the scenario ended (the run's total is the last one). */
+  requestsSent?: number;
   /** An internal error of the scenario (a bug of the suite, not a finding). */
   error?: string;
 }
@@ -86,7 +88,9 @@ export class ContractRun {
       else error = this.target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
     }
     const all = distinct(verdict.findings);
-    const accepted = all.filter((f) => f.severity === "error" && this.baseline.entries.some((e) => accepts(e, f)));
+    // An expired entry accepts nothing: its finding fails the run again.
+    const valid = this.baseline.entries.filter((e) => !isExpired(e, today()));
+    const accepted = all.filter((f) => f.severity === "error" && valid.some((e) => accepts(e, f)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}) });
@@ -98,10 +102,17 @@ export class ContractRun {
   }
 }
 
-/** Asks the target for any HTTP answer within `timeoutMs`; returns why not, or undefined when it answered. */
-export async function preflight(baseUrl: string, timeoutMs = 10_000): Promise<string | undefined> {
+/**
+ * Asks the target for any HTTP answer within the preflight deadline: a request without a key to the first
+ * safe operation without path parameters (refused before any work, so never billed), else the base URL.
+ * Returns why there was no answer, or undefined.
+ */
+export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">): Promise<string | undefined> {
+  const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
+  const url = `${settings.baseUrl}${probe ? probe.path : "/"}`;
+  const timeoutMs = settings.preflightTimeoutMs;
   try {
-    const res = await fetch(`${baseUrl}/`, { method: "GET", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { method: "GET", redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });
     await res.body?.cancel().catch(() => {});
     return undefined;
   } catch (err) {
@@ -120,7 +131,7 @@ export function preflightFailure(run: ContractRun, reason: string): ScenarioResu
 /** Runs every scenario in this process (the self-tests' way; `npm run contract` runs them as vitest tests). */
 export async function runContract(settings: Settings): Promise<{ run: ContractRun; results: ScenarioResult[] }> {
   const run = new ContractRun(settings);
-  const reason = await preflight(settings.baseUrl);
+  const reason = await preflight(settings);
   const scenarios = run.scenarios();
   if (reason) {
     const skipped = scenarios.map((s): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status: "skipped", skipReason: `skipped: the target did not answer the preflight (${reason})`, findings: [], accepted: [], exchanges: 0 }));

@@ -15,10 +15,21 @@ import type { Fault } from "./faults.js";
 export const FAULT_SERVER_KEY = "fault-server-secret-key-7f3a9c";
 /** The key of the second account (for the isolation phase). */
 export const FAULT_SERVER_SECOND_KEY = "fault-server-second-key-2b8d41";
+/** Another key of the first account, with the characters .NET and PHP serialisers escape (`+` as \u002B, `/` as \/). */
+export const FAULT_SERVER_TRICKY_KEY = "sk_live_AbC123+xyz/Q9=";
+
+/** Hostile behaviours (not contract faults): they test that the suite gives a verdict and keeps secrets. */
+export const HOSTILE = ["never-answers", "huge-bodies", "echo-key"] as const;
+/** Bytes of a huge body. */
+export const HUGE_BODY_BYTES = 50 * 1024 * 1024;
 
 type Faults = ReadonlySet<string>;
 type Reply = { status: number; body?: unknown; contentType?: string };
-const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = { [FAULT_SERVER_KEY]: browserRequests(47), [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000) };
+const FIRST = browserRequests(47);
+const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = { [FAULT_SERVER_KEY]: FIRST, [FAULT_SERVER_TRICKY_KEY]: FIRST, [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000) };
+
+/** The key as a .NET or PHP JSON serialiser writes it inside a string. */
+const escaped = (key: string) => key.replace(/\+/g, "\\u002B").replace(/\//g, "\\/");
 const STATES = ["pending", "running", "completed", "failed"];
 const MAX_PAGE_SIZE = 100;
 
@@ -125,8 +136,7 @@ function authorise(req: IncomingMessage, faults: Faults, path: string): Reply | 
   if (key === "" && faults.has("empty-key-accepted")) return FAULT_SERVER_KEY;
   if (typeof key === "string" && key in ACCOUNTS) return key;
   if (faults.has("wrong-key-accepted")) return FAULT_SERVER_KEY;
-  // The wrong key is echoed JSON-escaped, the way .NET and PHP serialisers write `+` and `/`.
-  return { status: 403, body: faults.has("echo-key") ? `{"message":"invalid API key ${String(key).replace(/\+/g, "\\u002B").replace(/\//g, "\\/")}"}` : "Forbidden", contentType: faults.has("echo-key") ? "application/json" : "text/plain" };
+  return { status: 403, body: "Forbidden", contentType: "text/plain" };
 }
 
 async function readBody(req: IncomingMessage): Promise<{ json?: unknown; malformed: boolean; present: boolean }> {
@@ -150,6 +160,17 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
   const account = authorise(req, faults, path);
   if (typeof account !== "string") return account;
   const { json, malformed, present } = await readBody(req);
+  if (faults.has("echo-key")) {
+    // Every answer quotes the caller's key JSON-escaped: in a 401-style body and inside the data.
+    const reply = await route(req, url, faults, path, account, json, malformed, present, cache);
+    const text = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+    const note = `"note":"served for ${escaped(account)}"`;
+    return { ...reply, body: text.startsWith("{") ? `{${note},${text.slice(1)}` : `{${note}}`, contentType: "application/json" };
+  }
+  return route(req, url, faults, path, account, json, malformed, present, cache);
+}
+
+async function route(req: IncomingMessage, url: URL, faults: Faults, path: string, account: string, json: unknown, malformed: boolean, present: boolean, cache: Map<string, number>): Promise<Reply> {
   if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type")) return { status: 415, body: { message: "send application/json" } };
   if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
@@ -157,17 +178,34 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
   if (req.method === "POST" && path === "/v1/site/map") return sitemap(json, faults, cache);
   const schemaPath = /^\/v1\/schemas\/([^/]+)$/.exec(path);
   if (req.method === "PUT" && schemaPath) return schema(decodeURIComponent(schemaPath[1]!), json, faults);
-  if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults, records, Object.values(ACCOUNTS).flat());
+  if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults, records, [...new Set(Object.values(ACCOUNTS).flat())]);
   const byIdPath = /^\/v1\/browser\/requests\/([^/]+)$/.exec(path);
   if (req.method === "GET" && byIdPath) return byId(decodeURIComponent(byIdPath[1]!), faults, records);
   return { status: 404, body: { message: "not found" } };
+}
+
+/** Streams a 50 MB JSON body without holding it in memory. */
+function sendHuge(res: ServerResponse): void {
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('{"data":"');
+  let sent = 0;
+  const more = () => {
+    while (sent < HUGE_BODY_BYTES) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once("drain", more);
+    }
+    res.end('"}');
+  };
+  res.on("error", () => {});
+  more();
 }
 
 /** A running fault server. */
 export interface FaultServer {
   url: string;
   /** The base URL serving `faults` (none: the conforming server). */
-  baseUrl(...faults: Array<Fault | "enveloped-responses" | "echo-key">): string;
+  baseUrl(...faults: Array<Fault | "enveloped-responses" | (typeof HOSTILE)[number]>): string;
   stop(): Promise<void>;
 }
 
@@ -176,6 +214,10 @@ export async function startFaultServer(): Promise<FaultServer> {
   const caches = new Map<string, Map<string, number>>();
   const server = createServer((req, res: ServerResponse) => {
     const variant = /^\/variant\/([^/]+)/.exec(req.url ?? "")?.[1] ?? "";
+    const api = /^\/variant\/[^/]+\/v1\//.test(req.url ?? "");
+    // Accepts the connection and a request with a key, never answers it (a keyless preflight is refused at once).
+    if (api && variant.split("+").includes("never-answers") && req.headers["x-api-key"]) return;
+    if (api && variant.split("+").includes("huge-bodies")) return void sendHuge(res);
     if (!caches.has(variant)) caches.set(variant, new Map());
     handle(req, caches.get(variant)!).then(
       (r) => {

@@ -28,7 +28,7 @@ export function moduleScenarios(model: SpecModel, settings: Settings, operationI
   return MODULES[operationId]?.scenarios?.(model, settings) ?? [];
 }
 
-/** The request deadline of an operation: its module's, else the settings'. */
-export function timeoutFor(settings: Pick<Settings, "timeoutMs">, operationId: string): number {
-  return Math.max(settings.timeoutMs, MODULES[operationId]?.timeoutMs ?? 0);
+/** The request deadline of an operation: CONTRACT_TIMEOUT_MS when set, else the longer of the default and its module's. */
+export function timeoutFor(settings: Pick<Settings, "timeoutMs" | "timeoutExplicit">, operationId: string): number {
+  return settings.timeoutExplicit ? settings.timeoutMs : Math.max(settings.timeoutMs, MODULES[operationId]?.timeoutMs ?? 0);
 }

@@ -1,0 +1,28 @@
+/** The JUnit XML of a run (junit-report-builder): one test case per scenario, grouped by operation. */
+import junitModule, { type Builder } from "junit-report-builder";
+import type { ScenarioResult } from "../engine/run.js";
+import { formatFinding } from "./render.js";
+
+// junit-report-builder is CommonJS with a default export: under Node's ESM the default import is the module object.
+const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
+
+/** Most warnings attached to one test case as properties. */
+const MAX_WARNING_PROPERTIES = 20;
+
+/** Renders the results as JUnit XML: failures carry the formatted findings, skips their reason, passes their warnings. */
+export function formatJUnit(results: ScenarioResult[]): string {
+  const builder = junit.newBuilder().name("contract");
+  const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
+  for (const r of results) {
+    let suite = suites.get(r.operation);
+    if (!suite) suites.set(r.operation, (suite = builder.testSuite().name(r.operation)));
+    const tc = suite.testCase().className(`contract.${r.operation}`).name(r.title);
+    const errors = r.findings.filter((f) => f.severity === "error");
+    if (r.error) tc.error(`internal error: ${r.error.split("\n")[0]}`, "internal", r.error);
+    else if (r.status === "failed") tc.failure(`${errors.length} contract finding(s): ${[...new Set(errors.map((f) => f.check))].join(", ")}`, "contract").stacktrace(errors.map(formatFinding).join("\n"));
+    else if (r.status === "skipped") tc.skipped().property("skip-reason", r.skipReason ?? "");
+    for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES)) tc.property("warning", `${w.check}: ${w.title}`);
+    for (const a of r.accepted) tc.property("accepted", `${a.check}: ${a.title}`);
+  }
+  return builder.build();
+}

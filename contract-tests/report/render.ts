@@ -1,0 +1,147 @@
+/**
+ * The run's report, built from the scenario results and the baseline: the JSON document, the text report
+ * grouped by operation, and the markdown summary (for a CI job summary).
+ */
+import type { ScenarioResult } from "../engine/run.js";
+import type { Finding } from "../types.js";
+import { accepts, isExpired, today, type Baseline, type BaselineEntry } from "./baseline.js";
+
+/** A finding with the scenario it came from. */
+export type ReportedFinding = Finding & { scenario: string; test: string };
+
+/** The JSON report (reports/contract-report.json). */
+export interface RunReport {
+  target: { kind: string; baseUrl: string; strict: boolean; spec: string };
+  /** The document's operations, in its order. */
+  operations: Array<{ operationId: string; method: string; path: string }>;
+  verdict: "pass" | "fail";
+  summary: {
+    scenarios: { passed: number; failed: number; skipped: number };
+    /** Distinct findings not accepted by the baseline. */
+    errors: number;
+    warnings: number;
+    /** Distinct findings the baseline accepts. */
+    accepted: number;
+    occurrences: number;
+    requests: number;
+    failedChecks: string[];
+    expiredBaselineEntries: number;
+    fixedBaselineEntries: number;
+  };
+  findings: ReportedFinding[];
+  accepted: Array<ReportedFinding & { reason: string; expires: string }>;
+  skipped: Array<{ scenario: string; operation: string; test: string; reason: string }>;
+  baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[] };
+  internalErrors: Array<{ scenario: string; error: string }>;
+}
+
+/** Builds the report; `now` decides which baseline entries are expired. */
+export function buildReport(target: RunReport["target"], operations: RunReport["operations"], results: ScenarioResult[], baseline: Baseline & { path?: string }, requests: number, now = new Date()): RunReport {
+  const tag = (r: ScenarioResult) => (f: Finding): ReportedFinding => ({ ...f, scenario: r.id, test: r.title });
+  const findings = results.flatMap((r) => r.findings.map(tag(r)));
+  const acceptedRaw = results.flatMap((r) => r.accepted.map(tag(r)));
+  const accepted = acceptedRaw.map((f) => {
+    const entry = baseline.entries.find((e) => accepts(e, f))!;
+    return { ...f, reason: entry.reason, expires: entry.expires };
+  });
+  const expired = baseline.entries.filter((e) => isExpired(e, today(now)) && findings.some((f) => accepts(e, f)));
+  const fixed = baseline.entries.filter((e) => ![...findings, ...acceptedRaw].some((f) => accepts(e, f)));
+  const errors = findings.filter((f) => f.severity === "error");
+  const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
+  const count = (s: ScenarioResult["status"]) => results.filter((r) => r.status === s).length;
+  const failed = errors.length > 0 || expired.length > 0 || results.some((r) => r.status === "failed");
+  return {
+    target,
+    operations,
+    verdict: failed ? "fail" : "pass",
+    summary: {
+      scenarios: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
+      errors: errors.length,
+      warnings: findings.length - errors.length,
+      accepted: accepted.length,
+      occurrences: [...findings, ...acceptedRaw].reduce((n, f) => n + (f.count ?? 1), 0),
+      requests,
+      failedChecks: [...new Set(errors.map((f) => f.check))].sort(),
+      expiredBaselineEntries: expired.length,
+      fixedBaselineEntries: fixed.length,
+    },
+    findings,
+    accepted,
+    skipped: results.filter((r) => r.status === "skipped").map((r) => ({ scenario: r.id, operation: r.operation, test: r.title, reason: r.skipReason ?? "" })),
+    baseline: { path: baseline.path ?? null, expired, fixed },
+    internalErrors,
+  };
+}
+
+/** Longest curl command printed in the text report; the JSON report always holds the whole command. */
+const MAX_CURL_CHARS = 600;
+
+/** Formats one finding as an indented block (a failing test's message, and a report entry). */
+export function formatFinding(f: Finding): string {
+  const count = (f.count ?? 1) > 1 ? ` (×${f.count})` : "";
+  const lines = [`${f.severity === "error" ? "✗" : "!"} [${f.severity}] ${f.check}: ${f.title}${count}`];
+  const curl = f.curl.length > MAX_CURL_CHARS ? `${f.curl.slice(0, MAX_CURL_CHARS)}… (whole command in contract-report.json)` : f.curl;
+  lines.push(`    Request:       ${curl}`, `    Received:      ${f.received}`, `    Documented:    ${f.documented}`);
+  if (f.schemaPath) lines.push(`    Schema path:   ${f.schemaPath}`);
+  if (f.instancePath !== undefined) lines.push(`    Instance path: ${f.instancePath || "(root)"}`);
+  if (f.value !== undefined) lines.push(`    Value:         ${JSON.stringify(f.value)?.slice(0, 200)}`);
+  return lines.join("\n");
+}
+
+/** Every operation of the document, then anything else findings were about (the preflight, the suite). */
+function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
+  const known = report.operations.map((o) => ({ id: o.operationId, label: `${o.operationId} (${o.method} ${o.path})` }));
+  const other = [...new Set([...report.findings, ...report.accepted, ...report.skipped].map((x) => x.operation))].filter((id) => !known.some((k) => k.id === id));
+  return [...known, ...other.map((id) => ({ id, label: id }))];
+}
+
+/** The readable report, grouped by operation. */
+export function formatText(report: RunReport): string {
+  const out = [`Contract report: ${report.target.kind} target ${report.target.baseUrl} (strict: ${report.target.strict ? "on" : "off"}; document ${report.target.spec})`];
+  for (const { id: op, label } of operationsOf(report)) {
+    const own = report.findings.filter((f) => f.operation === op).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
+    out.push("", `== ${label} ==`);
+    if (own.length === 0) out.push("  no findings");
+    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Test:          ${f.test}`);
+    for (const a of report.accepted.filter((f) => f.operation === op)) out.push(`  ~ accepted by the baseline until ${a.expires}: ${a.check}: ${a.title} (${a.reason})`);
+    for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${s.test}: ${s.reason}`);
+  }
+  for (const e of report.internalErrors) out.push("", `!! internal error in ${e.scenario}: ${e.error.split("\n")[0]}`);
+  for (const e of report.baseline.expired) out.push("", `✗ baseline entry expired on ${e.expires}: ${e.operation} ${e.check} at ${e.place} (${e.reason})`);
+  for (const e of report.baseline.fixed) out.push("", `✓ fixed: baseline entry ${e.operation} ${e.check} at ${e.place} no longer occurs; remove it`);
+  const s = report.summary;
+  out.push(
+    "",
+    `Summary: ${report.verdict.toUpperCase()}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} occurrences); scenarios ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
+  );
+  return out.join("\n");
+}
+
+const cell = (t: string) => t.replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300);
+
+/** The markdown summary (reports/contract-summary.md; a CI job summary). */
+export function formatMarkdown(report: RunReport): string {
+  const s = report.summary;
+  const out = [
+    `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : "❌ fail"}`,
+    "",
+    `Target: ${report.target.kind} \`${report.target.baseUrl}\` (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
+    "",
+    `| | count |`,
+    `|---|---|`,
+    `| errors (not in the baseline) | ${s.errors} |`,
+    `| warnings | ${s.warnings} |`,
+    `| accepted by the baseline | ${s.accepted} |`,
+    `| baseline entries expired | ${s.expiredBaselineEntries} |`,
+    `| baseline entries fixed | ${s.fixedBaselineEntries} |`,
+  ];
+  const errors = report.findings.filter((f) => f.severity === "error");
+  if (errors.length) out.push("", "### Errors", "", "| operation | check | finding | received | where |", "|---|---|---|---|---|", ...errors.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} |`));
+  if (report.accepted.length) out.push("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", ...report.accepted.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.reason)} | ${f.expires} |`));
+  if (report.baseline.expired.length) out.push("", "### Expired baseline entries", "", ...report.baseline.expired.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\`, expired ${e.expires}`));
+  if (report.baseline.fixed.length) out.push("", "### Fixed (no longer occurring; remove from the baseline)", "", ...report.baseline.fixed.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\``));
+  const warnings = report.findings.filter((f) => f.severity === "warning");
+  if (warnings.length) out.push("", `<details><summary>${warnings.length} warning(s)</summary>`, "", ...warnings.map((f) => `- ${f.operation} \`${f.check}\`: ${cell(f.title)}`), "", "</details>");
+  if (report.skipped.length) out.push("", `<details><summary>${report.skipped.length} skipped scenario(s)</summary>`, "", ...report.skipped.map((x) => `- ${x.operation}: ${cell(x.test)}: ${cell(x.reason)}`), "", "</details>");
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,139 @@
+/**
+ * The whole suite (every scenario, run in this process by the engine npm run contract uses) against the
+ * fault-injecting server: each fault is caught by the checks that must catch it and by no others; the
+ * conforming server passes; a document copy with an added operation is exercised in every generic phase
+ * with no suite code for it; budgets, breakers and huge bodies end in a verdict.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runContract, type ScenarioResult } from "../engine/run.js";
+import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
+import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer, type FaultServer } from "../fault-server/server.js";
+import { documentWithAddedOperation } from "../fixtures/document-copy.js";
+import { readSettings } from "../settings.js";
+import { cleanUp, tempDir } from "./support/spawn.js";
+
+const SCHEMA = JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" });
+let server: FaultServer;
+let copy: string;
+const runs = new Map<string, { results: ScenarioResult[]; requests: number; ms: number }>();
+
+const errorsOf = (results: ScenarioResult[]) => [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
+const warningsOf = (results: ScenarioResult[]) => [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "warning").map((f) => f.check)))].sort();
+
+async function run(name: string, env: Record<string, string>): Promise<void> {
+  const started = performance.now();
+  const settings = readSettings({ CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY, CONTRACT_PARAMS: SCHEMA, CONTRACT_SPEC: copy, ...env });
+  const { run: r, results } = await runContract(settings);
+  runs.set(name, { results, requests: r.target.requestsSent(), ms: performance.now() - started });
+}
+
+beforeAll(async () => {
+  server = await startFaultServer();
+  copy = documentWithAddedOperation(tempDir("contract-doc-"));
+  const plans: Array<[string, Record<string, string>]> = [
+    ["conforming", { CONTRACT_BASE_URL: server.baseUrl() }],
+    ["conforming-main-document", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_SPEC: "" }],
+    ["conforming-strict", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_STRICT: "1" }],
+    ["without-params", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_PARAMS: "", CONTRACT_SECOND_API_KEY: "" }],
+    ["enveloped", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses") }],
+    ["enveloped-strict", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1" }],
+    ["budget", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_MAX_REQUESTS: "10" }],
+    ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
+    ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
+    ...Object.keys(FAULTS).map((f): [string, Record<string, string>] => [f, { CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS) }]),
+  ];
+  const queue = [...plans];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) await run(p[0], p[1]);
+  }));
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  cleanUp();
+});
+
+describe("every fault of the catalogue", () => {
+  it.each(Object.entries(FAULTS) as Array<[string, FaultExpectation]>)("%s is caught by exactly its checks", (fault, { catches, alsoFlags = [] }) => {
+    const errors = errorsOf(runs.get(fault)!.results);
+    expect(errors).toEqual(expect.arrayContaining(catches));
+    expect(errors.filter((c) => !catches.includes(c) && !alsoFlags.includes(c)), `false positives for ${fault}`).toEqual([]);
+  });
+});
+
+describe("the conforming server", () => {
+  it("passes every scenario of every phase, the added operation and the isolation phase included, with warnings only", () => {
+    const { results } = runs.get("conforming")!;
+    expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
+    expect(warningsOf(results)).toContain("undocumented_properties");
+    for (const phase of ["examples", "positive", "negative", "auth", "links", "isolation", "semantics"]) expect(results.some((r) => r.phase === phase && r.exchanges > 0), phase).toBe(true);
+  });
+
+  it("fails under CONTRACT_STRICT=1 only because of its undocumented members", () => {
+    expect(errorsOf(runs.get("conforming-strict")!.results)).toEqual(["undocumented_properties"]);
+  });
+
+  it("skips what needs a setting, naming it (a PUT needs CONTRACT_PARAMS, isolation a second key), and passes the rest", () => {
+    const { results } = runs.get("without-params")!;
+    const skipped = results.filter((r) => r.status === "skipped");
+    expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual(["examples", "positive", "negative", "auth"]);
+    expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(/CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/);
+    expect(skipped.find((r) => r.phase === "isolation")!.skipReason).toMatch(/CONTRACT_SECOND_API_KEY/);
+    expect(errorsOf(results)).toEqual([]);
+  });
+
+  it('accepts {"data": ...} envelopes with a warning, and fails them under strict', () => {
+    expect(errorsOf(runs.get("enveloped")!.results)).toEqual([]);
+    expect(warningsOf(runs.get("enveloped")!.results)).toContain("response_envelope");
+    expect(errorsOf(runs.get("enveloped-strict")!.results)).toContain("response_envelope");
+  });
+});
+
+describe("an operation added to the document, with no suite code for it", () => {
+  const added = (name: string) => runs.get(name)!.results.filter((r) => r.operation === "getBrowserRequest");
+
+  it("is exercised in every generic phase, its path id fed by the listing's link", () => {
+    const results = added("conforming");
+    expect(results.map((r) => `${r.phase}:${r.status}`)).toEqual(["examples:passed", "positive:passed", "negative:passed", "auth:passed"]);
+    expect(results.every((r) => r.exchanges > 0)).toBe(true);
+    const link = runs.get("conforming")!.results.find((r) => r.id === "listBrowserRequests/links/getById")!;
+    expect(link.status).toBe("passed");
+    expect(link.exchanges, "the linked id and a well-formed unknown one").toBe(2);
+  });
+
+  it("is not called at all when the document does not have it", () => {
+    expect(added("conforming-main-document")).toEqual([]);
+    expect(runs.get("conforming-main-document")!.results.some((r) => r.id.includes("getById"))).toBe(false);
+  });
+
+  it.each(Object.entries(FAULTS).filter(([, e]) => "needsById" in e).map(([f]) => f))("catches %s in the added operation's own scenarios", (fault) => {
+    expect(added(fault).some((r) => r.status === "failed") || runs.get(fault)!.results.some((r) => r.id.endsWith("getById") && r.status === "failed")).toBe(true);
+  });
+});
+
+describe("a run that must stop early still gives a verdict", () => {
+  it("stops at CONTRACT_MAX_REQUESTS and marks what it did not run as skipped with the reason", () => {
+    const { results, requests } = runs.get("budget")!;
+    expect(requests).toBeLessThanOrEqual(10);
+    const stopped = results.filter((r) => r.skipReason?.includes("CONTRACT_MAX_REQUESTS"));
+    expect(stopped.length).toBeGreaterThan(results.length / 2);
+    expect(stopped[0]!.skipReason).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
+  });
+
+  it("opens the breaker after three requests without an answer, in seconds rather than minutes, saying why", () => {
+    const { results, requests, ms } = runs.get("never-answers")!;
+    expect(requests).toBeLessThanOrEqual(3 * 3); // three requests, each retried at most twice? no: timeouts are not retried
+    expect(ms).toBeLessThan(20_000);
+    expect(errorsOf(results)).toEqual(["not_a_server_error"]);
+    expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(/no answer within 300 ms \(timeout\)/);
+    expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(/the target stopped answering \(3 requests in a row got no HTTP response/);
+  });
+
+  it("reads at most CONTRACT_MAX_BODY_BYTES of a 50 MB body, reports it, and keeps memory flat", () => {
+    const { results } = runs.get("huge-bodies")!;
+    expect(errorsOf(results)).toContain("body_size_limit");
+    const finding = results.flatMap((r) => r.findings).find((f) => f.check === "body_size_limit")!;
+    expect(finding.received).toMatch(/more than 1048576 bytes/);
+    expect(JSON.stringify(results).length, "findings hold excerpts, not bodies").toBeLessThan(2_000_000);
+  });
+});
