@@ -90,7 +90,7 @@ export class ContractRun {
     const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
     const valid = this.baseline.entries.filter((e) => !isExpired(e, today()));
-    const accepted = all.filter((f) => f.severity === "error" && valid.some((e) => accepts(e, f)));
+    const accepted = all.filter((f) => valid.some((e) => accepts(e, f)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}) });

@@ -9,7 +9,9 @@ import { runContract, type ScenarioResult } from "../engine/run.js";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
 import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer, type FaultServer } from "../fault-server/server.js";
 import { documentWithAddedOperation } from "../fixtures/document-copy.js";
-import { readSettings } from "../settings.js";
+import { buildReport } from "../report/render.js";
+import { loadBaseline } from "../report/baseline.js";
+import { DEFAULT_BASELINE_PATH, readSettings } from "../settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const SCHEMA = JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" });
@@ -37,6 +39,7 @@ beforeAll(async () => {
     ["without-params", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_PARAMS: "", CONTRACT_SECOND_API_KEY: "" }],
     ["enveloped", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses") }],
     ["enveloped-strict", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1" }],
+    ["enveloped-strict-baseline", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1", CONTRACT_BASELINE: DEFAULT_BASELINE_PATH }],
     ["budget", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_MAX_REQUESTS: "10" }],
     ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
     ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
@@ -86,6 +89,14 @@ describe("the conforming server", () => {
     expect(errorsOf(runs.get("enveloped")!.results)).toEqual([]);
     expect(warningsOf(runs.get("enveloped")!.results)).toContain("response_envelope");
     expect(errorsOf(runs.get("enveloped-strict")!.results)).toContain("response_envelope");
+  });
+
+  it("is accepted under strict by the committed baseline (the live service's envelope and action query), no entry stale", () => {
+    const { results } = runs.get("enveloped-strict-baseline")!;
+    const report = buildReport({ kind: "live", baseUrl: "", strict: true, spec: "" }, [], results, loadBaseline(DEFAULT_BASELINE_PATH), 0);
+    expect(report.accepted.map((f) => `${f.operation} ${f.check}`).sort()).toEqual(expect.arrayContaining(["createSitemapRequest response_envelope", "listBrowserRequests undocumented_properties", "updateDataSchema response_envelope"]));
+    expect(report.baseline.fixed).toEqual([]);
+    expect(report.findings.filter((f) => f.severity === "error").map((f) => f.check)).not.toContain("response_envelope");
   });
 });
 
