@@ -46,7 +46,7 @@ export default class ContractReporter implements Reporter {
     if (provided?.contractOptions?.updateBaseline) {
       const path = settings.baselinePath ?? DEFAULT_BASELINE_PATH;
       const next = updatedBaseline(baseline, results.flatMap((r) => [...r.findings, ...r.accepted]));
-      writeBaseline(path, next);
+      writeBaseline(path, next, scrubber.text);
       // The run is judged against the baseline it just wrote.
       for (const r of results) {
         const accepted = r.findings.filter((f) => f.severity === "error");
