@@ -140,7 +140,7 @@ describe("no data silently lost or sent to the wrong place", () => {
   });
 
   it("sends a name the document does not list only with allowUnknownFieldTypes, and learns only string names", async () => {
-    const { client } = await serve((req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }), { allowUnknownFieldTypes: true });
+    const { client } = await serve((_req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }), { allowUnknownFieldTypes: true });
     const got = await client.updateSchema("dsc_1", { fields: [{ name: "id", type: "uuid" as SchemaFieldInput["type"] }] });
     expect(got.fields[0]!.typeName).toBe("uuid");
     expect([...client.fieldTypeCodes.values()].every((v) => typeof v === "string")).toBe(true);
