@@ -52,6 +52,11 @@ export function show(value: unknown, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more chars)` : text;
 }
 
+/** A value for a finding: itself when small, else a bounded rendering of it (a report never holds a whole body). */
+export function bounded(value: unknown, max = 200): unknown {
+  return show(value, max).length <= max ? value : show(value, max);
+}
+
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

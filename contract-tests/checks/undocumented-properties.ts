@@ -1,5 +1,5 @@
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import { finding, payload, payloadPrefix, show } from "../exchange.js";
+import { bounded, finding, payload, payloadPrefix, show } from "../exchange.js";
 import { undocumentedMembers } from "../undocumented.js";
 import type { Check } from "../types.js";
 
@@ -18,7 +18,7 @@ export const undocumentedProperties: Check = (ex, { model, strict }) => {
       documented: "only the properties the schema lists",
       schemaPath: p.schemaPath,
       instancePath: payloadPrefix(model, ex) + p.instancePath,
-      value: show(resolvePointer(body, p.instancePath), 120),
+      value: bounded(resolvePointer(body, p.instancePath), 120),
     }),
   );
 };

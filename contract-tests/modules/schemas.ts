@@ -3,7 +3,7 @@
  * mapping assumed), the returned tree pairs with the sent one, and the update echoes the path's id and the
  * name and description sent.
  */
-import { finding, isObject, isSuccess, payload, payloadPrefix, show } from "../exchange.js";
+import { bounded, finding, isObject, isSuccess, payload, payloadPrefix, show } from "../exchange.js";
 import type { SpecModel } from "../model.js";
 import type { Check, Exchange, Finding } from "../types.js";
 import type { ContractModule } from "./types.js";
@@ -80,7 +80,7 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
   if (!b) return [];
   const out: Out = [];
   const add = (field: string, received: unknown, documented: unknown, why: string) =>
-    out.push(finding(ex, { severity: "error", title: `Returned ${field} differs from ${why}`, received: `${field}: ${show(received, 100)}`, documented: `${field}: ${show(documented, 100)}`, instancePath: `${payloadPrefix(model, ex)}/${field}`, value: show(received, 100) }));
+    out.push(finding(ex, { severity: "error", title: `Returned ${field} differs from ${why}`, received: `${field}: ${show(received, 100)}`, documented: `${field}: ${show(documented, 100)}`, instancePath: `${payloadPrefix(model, ex)}/${field}`, value: bounded(received, 100) }));
   const pathId = decodeURIComponent(ex.request.path.split("/").pop() ?? "");
   if (b.got.id !== pathId) add("id", b.got.id, pathId, "the path's id");
   for (const field of ["name", "description"] as const) if (field in b.sent && b.got[field] !== b.sent[field]) add(field, b.got[field], b.sent[field], "the one sent");

@@ -4,10 +4,25 @@
  */
 import type { ScenarioResult } from "../engine/run.js";
 import type { Finding } from "../types.js";
-import { accepts, isExpired, today, type Baseline, type BaselineEntry } from "./baseline.js";
+import { accepts, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
 
-/** A finding with the scenario it came from. */
-export type ReportedFinding = Finding & { scenario: string; test: string };
+/** A finding of the run: the same rule broken in several places or scenarios is one entry with its count. */
+export type ReportedFinding = Finding & { scenario: string; test: string; /** Every scenario it occurred in. */ tests: string[] };
+
+/** One entry per rule and place across the whole run, counts summed, scenarios listed. */
+function merge(findings: Array<Finding & { scenario: string; test: string }>): ReportedFinding[] {
+  const byKey = new Map<string, ReportedFinding>();
+  for (const f of findings) {
+    const key = [f.operation, f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join("\u0000");
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, { ...f, tests: [f.test] });
+    else {
+      seen.count = (seen.count ?? 1) + (f.count ?? 1);
+      if (!seen.tests.includes(f.test)) seen.tests.push(f.test);
+    }
+  }
+  return [...byKey.values()];
+}
 
 /** The JSON report (reports/contract-report.json). */
 export interface RunReport {
@@ -37,9 +52,9 @@ export interface RunReport {
 
 /** Builds the report; `now` decides which baseline entries are expired. */
 export function buildReport(target: RunReport["target"], operations: RunReport["operations"], results: ScenarioResult[], baseline: Baseline & { path?: string }, requests: number, now = new Date()): RunReport {
-  const tag = (r: ScenarioResult) => (f: Finding): ReportedFinding => ({ ...f, scenario: r.id, test: r.title });
-  const findings = results.flatMap((r) => r.findings.map(tag(r)));
-  const acceptedRaw = results.flatMap((r) => r.accepted.map(tag(r)));
+  const tag = (r: ScenarioResult) => (f: Finding) => ({ ...f, scenario: r.id, test: r.title });
+  const findings = merge(results.flatMap((r) => r.findings.map(tag(r))));
+  const acceptedRaw = merge(results.flatMap((r) => r.accepted.map(tag(r))));
   const accepted = acceptedRaw.map((f) => {
     const entry = baseline.entries.find((e) => accepts(e, f))!;
     return { ...f, reason: entry.reason, expires: entry.expires };
@@ -102,7 +117,7 @@ export function formatText(report: RunReport): string {
     const own = report.findings.filter((f) => f.operation === op).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
     out.push("", `== ${label} ==`);
     if (own.length === 0) out.push("  no findings");
-    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Test:          ${f.test}`);
+    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${f.tests.slice(0, 3).join("; ")}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`);
     for (const a of report.accepted.filter((f) => f.operation === op)) out.push(`  ~ accepted by the baseline until ${a.expires}: ${a.check}: ${a.title} (${a.reason})`);
     for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${s.test}: ${s.reason}`);
   }

@@ -3,12 +3,15 @@
  * temp dir, and `import { createClient } from "webauto-api"` in a plain node script that calls a real
  * local server.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readmeBlocks } from "../../scripts/test/readme-blocks.js";
+import { browserRequest, listing, sendJson, startServer } from "./support/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "webauto-pack-"));
@@ -45,6 +48,21 @@ console.log(JSON.stringify({ type: typeof createClient, version: VERSION, refuse
 `);
     const result = JSON.parse(run(process.execPath, ["main.cjs"], scratch)) as Record<string, string>;
     expect(result).toMatchObject({ type: "function", refused: expect.stringMatching(/^true baseUrl: must not end with \/v1/) });
+  });
+
+  it("runs the README's CommonJS example against a local server", async () => {
+    const js = readmeBlocks().filter((b) => b.lang === "js");
+    expect(js).toHaveLength(1);
+    writeFileSync(join(scratch, "readme.cjs"), js[0]!.code);
+    const server = await startServer((_req, res) => sendJson(res, 200, listing([browserRequest("brq_Readme1")], 1, 1, 1, 1)));
+    try {
+      const env = { ...process.env, WEBAUTO_BASE_URL: server.url, WEBAUTO_API_KEY: "k_readme_example" };
+      // Asynchronously: the server answering it lives in this process.
+      const { stdout } = await promisify(execFile)(process.execPath, ["readme.cjs"], { cwd: scratch, env, encoding: "utf8", timeout: 20_000 });
+      expect(stdout.trim()).toBe("1");
+    } finally {
+      await server.close();
+    }
   });
 
   it("passes publint and are-the-types-wrong (ESM and CJS resolution, node10, node16 and bundlers)", () => {
