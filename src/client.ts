@@ -9,7 +9,7 @@ import { ROUTES } from "../generated/routes.js";
 import { unwrapDataEnvelope } from "./envelope.js";
 import { makeApiError } from "./error-factory.js";
 import { ArgumentError, ResponseValidationError, type Violation } from "./errors.js";
-import { checkSchemaInput, FieldTypeRegistry, type TypedDataSchema } from "./field-types.js";
+import { FieldTypeRegistry, type TypedDataSchema } from "./field-types.js";
 import { listingQuery, type BrowserRequestFilters } from "./filters.js";
 import { checkMaxRetries, checkTimeoutMs, resolveOptions, type ClientOptions, type ResolvedOptions } from "./options.js";
 import { BrowserRequestPager } from "./pagination.js";
@@ -105,10 +105,12 @@ export class WebautoClient {
   async updateSchema(id: string, schema: DataSchemaInput, opts: RequestOptions = {}): Promise<TypedDataSchema> {
     if (typeof id !== "string" || id === "") throw new ArgumentError("id", "must be a non-empty string");
     if (!isObject(schema)) throw new ArgumentError("schema", "must be an object");
+    // Loaded on the first schema update: clients that never update a schema do not carry it.
+    const { checkSchemaInput, pairFields } = await import("./pairing.js");
     checkSchemaInput(schema, this.#options.allowUnknownFieldTypes);
     const { value, base, method, path } = await this.#call("updateDataSchema", { path: { id } }, schema, opts);
     if (!isObject(value)) throw new ResponseValidationError(method, path, [{ pointer: base, rule: "type", message: "expected a data schema object" }]);
-    const paired = this.#fieldTypes.pair(schema.fields, value.fields, `${base}/fields`);
+    const paired = pairFields(this.#fieldTypes, schema.fields, value.fields, `${base}/fields`);
     if ("violations" in paired) throw new ResponseValidationError(method, path, paired.violations);
     return { ...value, fields: paired.fields } as TypedDataSchema;
   }

@@ -1,11 +1,11 @@
 /**
  * Field types: requests send names, responses return integers whose mapping is unpublished. The client
  * ships no mapping. It learns integer-name pairs only by pairing the fields it sent with the fields the
- * service returned (same names, same order, same nesting), and refuses a response that does not pair.
+ * service returned (pairing.ts, loaded on the first schema update), and names integers from what it learned.
  */
 import { ENUMS } from "../generated/routes.js";
-import { ArgumentError, type Violation } from "./errors.js";
-import type { DataSchema, FieldTypeCode, FieldTypeCodes, FieldTypeName, SchemaField, SchemaFieldInput } from "./types.js";
+import { ArgumentError } from "./errors.js";
+import type { DataSchema, FieldTypeCode, FieldTypeCodes, FieldTypeName, SchemaField } from "./types.js";
 
 /** A returned field with the name of its type (`typeName`) next to the raw integer (`type`). */
 export interface TypedSchemaField extends Omit<SchemaField, "fields"> {
@@ -19,42 +19,10 @@ export interface TypedDataSchema extends Omit<DataSchema, "fields"> {
   fields: TypedSchemaField[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const MAX_VIOLATIONS = 20;
 /** The deepest nesting of fields the client sends or reads (deeper trees get a typed error, not a stack overflow). */
 export const MAX_FIELD_DEPTH = 100;
 /** The field type names the document lists. */
 export const FIELD_TYPE_NAMES: readonly string[] = ENUMS.FieldTypeName;
-
-/**
- * Checks a schema body before it is sent: every field an object with a string `name`, a `type` among the
- * document's names (any string with `allowUnknownTypes`), `fields` an array when present, nesting at most
- * {@link MAX_FIELD_DEPTH} deep. Throws ArgumentError naming the field, e.g. `schema.fields[0].fields[2].type`.
- */
-export function checkSchemaInput(schema: DataSchemaInputLike, allowUnknownTypes: boolean): void {
-  const stack: Array<{ fields: unknown; at: string; depth: number }> = [{ fields: schema.fields, at: "schema.fields", depth: 1 }];
-  while (stack.length > 0) {
-    const { fields, at, depth } = stack.pop()!;
-    if (fields === undefined) continue;
-    if (!Array.isArray(fields)) throw new ArgumentError(at, "must be an array of fields");
-    if (depth > MAX_FIELD_DEPTH && fields.length > 0) throw new ArgumentError(at, `nests fields deeper than ${MAX_FIELD_DEPTH} levels`);
-    fields.forEach((f: unknown, i) => {
-      const here = `${at}[${i}]`;
-      if (!isObject(f)) throw new ArgumentError(here, "must be a field object with name and type");
-      if (typeof f.name !== "string") throw new ArgumentError(`${here}.name`, "must be a string");
-      if (typeof f.type !== "string") throw new ArgumentError(`${here}.type`, `must be a type name (a string: ${FIELD_TYPE_NAMES.join(", ")}), got ${f.type === null ? "null" : typeof f.type}`);
-      if (!allowUnknownTypes && !FIELD_TYPE_NAMES.includes(f.type)) {
-        throw new ArgumentError(`${here}.type`, `must be one of ${FIELD_TYPE_NAMES.join(", ")}, got ${JSON.stringify(f.type.slice(0, 40))} (set allowUnknownFieldTypes to send names the document does not list)`);
-      }
-      stack.push({ fields: f.fields, at: `${here}.fields`, depth: depth + 1 });
-    });
-  }
-}
-
-/** The part of a schema body the check reads. */
-interface DataSchemaInputLike {
-  fields?: unknown;
-}
 
 /** Names the integers of `schema` from known pairs (`typeName` null where the integer is not known yet). */
 export function nameFieldTypes(schema: DataSchema, codes: FieldTypeCodes): TypedDataSchema {
@@ -90,63 +58,21 @@ export class FieldTypeRegistry {
     return new Map(this.#byCode);
   }
 
-  /**
-   * Pairs the sent fields with the returned ones. On success, learns the pairs and returns the typed fields;
-   * otherwise learns nothing and returns the violations (JSON pointers below `basePointer`).
-   */
-  pair(sent: SchemaFieldInput[] | undefined, returned: unknown, basePointer: string): { fields: TypedSchemaField[] } | { violations: Violation[] } {
-    const violations: Violation[] = [];
-    const byCode = new Map<number, FieldTypeName>();
-    const byName = new Map<FieldTypeName, number>();
-    const fail = (pointer: string, rule: string, message: string) => {
-      if (violations.length < MAX_VIOLATIONS) violations.push({ pointer, rule, message });
-    };
-    const walk = (s: SchemaFieldInput[] | null, got: unknown, pointer: string, depth: number): TypedSchemaField[] => {
-      if (got === undefined && (s === null || s.length === 0)) return [];
-      if (depth > MAX_FIELD_DEPTH && Array.isArray(got) && got.length > 0) {
-        fail(pointer, "depth", `fields nested deeper than ${MAX_FIELD_DEPTH} levels`);
-        return [];
-      }
-      if (!Array.isArray(got)) {
-        fail(pointer, "type", "fields must be an array");
-        return [];
-      }
-      if (s !== null && s.length !== got.length) {
-        fail(pointer, "field-pairing", `sent ${s.length} field(s), received ${got.length}`);
-        return [];
-      }
-      return got.map((g: unknown, i): TypedSchemaField => {
-        const p = `${pointer}/${i}`;
-        const sentField = s?.[i];
-        if (!isObject(g) || typeof g.name !== "string" || !Number.isInteger(g.type) || (g.type as number) < 0) {
-          fail(p, "type", "a field must be an object with a string name and a non-negative integer type");
-          return { ...(g as object), typeName: null, fields: [] } as unknown as TypedSchemaField;
-        }
-        const code = g.type as FieldTypeCode;
-        let typeName: FieldTypeName | null = this.#byCode.get(code) ?? null;
-        if (sentField && typeof sentField.type === "string") {
-          if (g.name !== sentField.name) fail(`${p}/name`, "field-pairing", `sent field "${sentField.name}" here, received "${g.name}"`);
-          typeName = sentField.type;
-          const knownName = byCode.get(code) ?? this.#byCode.get(code);
-          const knownCode = byName.get(typeName) ?? this.#byName.get(typeName);
-          if (knownName !== undefined && knownName !== typeName) {
-            fail(`${p}/type`, "field-type-unique", `integer ${code} was paired with "${knownName}" and now with "${typeName}"`);
-          } else if (knownCode !== undefined && knownCode !== code) {
-            fail(`${p}/type`, "field-type-unique", `"${typeName}" was paired with integer ${knownCode} and now with ${code}`);
-          }
-          byCode.set(code, typeName);
-          byName.set(typeName, code);
-        }
-        const children = walk(sentField ? sentField.fields ?? [] : null, g.fields, `${p}/fields`, depth + 1);
-        return { ...(g as unknown as SchemaField), typeName, fields: children };
-      });
-    };
-    const fields = walk(sent ?? null, returned, basePointer, 1);
-    if (violations.length > 0) return { violations };
-    for (const [code, name] of byCode) {
+  /** The name paired with integer `code`, if known. */
+  nameOf(code: number): FieldTypeName | undefined {
+    return this.#byCode.get(code as FieldTypeCode);
+  }
+
+  /** The integer paired with `name`, if known. */
+  codeOf(name: FieldTypeName): number | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Learns pairs (already checked to be one-to-one with what is known). */
+  learn(pairs: Map<number, FieldTypeName>): void {
+    for (const [code, name] of pairs) {
       this.#byCode.set(code as FieldTypeCode, name);
       this.#byName.set(name, code as FieldTypeCode);
     }
-    return { fields };
   }
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FieldTypeRegistry, type TypedSchemaField } from "../field-types.js";
+import { pairFields } from "../pairing.js";
 import type { FieldTypeName, SchemaFieldInput } from "../index.js";
 
 const NAMES: FieldTypeName[] = ["array", "boolean", "datetime", "decimal", "double", "integer", "object", "string"];
@@ -28,7 +29,7 @@ describe("field pairing, for any schema tree and any secret mapping", () => {
     fc.assert(
       fc.property(tree, mapping, (sent, codes) => {
         const registry = new FieldTypeRegistry();
-        const result = registry.pair(sent, respond(sent, codes), "/fields");
+        const result = pairFields(registry, sent, respond(sent, codes), "/fields");
         if (!("fields" in result)) return false;
         const walk = (s: SchemaFieldInput[], t: TypedSchemaField[]): boolean =>
           s.length === t.length && s.every((f, i) => t[i]!.typeName === f.type && t[i]!.type === codes.get(f.type) && walk(f.fields ?? [], t[i]!.fields));
@@ -48,7 +49,7 @@ describe("field pairing, for any schema tree and any secret mapping", () => {
         for (let i = 0; i < segments.length; i += 2) node = node.fields[Number(segments[i])];
         node.name = `${node.name}~renamed`;
         const registry = new FieldTypeRegistry();
-        const result = registry.pair(sent, response, "/fields");
+        const result = pairFields(registry, sent, response, "/fields");
         expect("violations" in result && result.violations.map((v) => v.pointer)).toContain(`${pointer}/name`);
         expect(registry.snapshot().size).toBe(0);
       }),
