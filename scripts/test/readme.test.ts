@@ -21,6 +21,7 @@ const blocks = readmeBlocks();
 const tsBlocks = blocks.filter((b) => b.lang === "ts");
 const dir = mkdtempSync(join(tmpdir(), "readme-blocks-"));
 let server: FaultServer;
+let outputs: string[] = [];
 
 beforeAll(async () => {
   server = await startFaultServer();
@@ -29,9 +30,15 @@ beforeAll(async () => {
     files: tsBlocks.map((_b, i) => `block${i}.mts`),
   };
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
-  // Each block is a module of its own (its imports and top-level await as written).
+  // Each block is a module of its own (its imports and top-level await as written); one runner imports them
+  // in order, in one process, and reports what each printed.
   tsBlocks.forEach((b, i) => writeFileSync(join(dir, `block${i}.mts`), `${b.code}\nexport {};\n`));
-});
+  const runner = tsBlocks.map((_b, i) => `try { console.log("<<block ${i}>>"); await import("./block${i}.mts"); } catch (err) { console.log("<<failed ${i}>>", err); }`).join("\n");
+  writeFileSync(join(dir, "run-all.mts"), `${runner}\nconsole.log("<<end>>");\nexport {};\n`);
+  const env = { ...process.env, WEBAUTO_BASE_URL: server.baseUrl(), WEBAUTO_API_KEY: FAULT_SERVER_KEY };
+  const { stdout } = await run(process.execPath, [TSX, "--tsconfig", join(dir, "tsconfig.json"), join(dir, "run-all.mts")], { env, cwd: dir, timeout: 60_000 });
+  outputs = stdout.split(/<<block \d+>>\n/).slice(1);
+}, 90_000);
 afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -48,11 +55,11 @@ describe("the README's code", () => {
     expect("failed" in result ? result.stdout : "", "tsc errors in README blocks").toBe("");
   }, 60_000);
 
-  it.each(tsBlocks.map((b, i) => [b.line, i] as const))("the block at line %i runs against a local server", async (_line, i) => {
-    const env = { ...process.env, WEBAUTO_BASE_URL: server.baseUrl(), WEBAUTO_API_KEY: FAULT_SERVER_KEY };
-    const { stdout } = await run(process.execPath, [TSX, "--tsconfig", join(dir, "tsconfig.json"), join(dir, `block${i}.mts`)], { env, cwd: dir, timeout: 30_000 });
-    expect(stdout.trim().length, "each example prints what it got").toBeGreaterThan(0);
-  }, 40_000);
+  it.each(tsBlocks.map((b, i) => [b.line, i] as const))("the block at line %i runs against a local server", (_line, i) => {
+    const out = outputs[i] ?? "(did not run)";
+    expect(out, "the block threw").not.toContain(`<<failed ${i}>>`);
+    expect(out.replace("<<end>>", "").trim().length, "each example prints what it got").toBeGreaterThan(0);
+  });
 
   it("names only npm scripts that exist", () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);

@@ -1,0 +1,62 @@
+/** Every setting's rule: a clear message naming the variable, never a secret in it. */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MAX_REQUESTS, MOCK_API_KEY, readSettings, SettingsError } from "../settings.js";
+
+const live = { CONTRACT_BASE_URL: "https://staging.example.com/", CONTRACT_API_KEY: "sk_live_setting_test" };
+const refused = (env: Record<string, string>) => {
+  try {
+    readSettings(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SettingsError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a SettingsError");
+};
+
+describe("readSettings", () => {
+  it("defaults to the mock, with a placeholder key and a generous budget", () => {
+    expect(readSettings({})).toMatchObject({ kind: "mock", baseUrl: "", apiKey: MOCK_API_KEY, maxRequests: DEFAULT_MAX_REQUESTS.mock, examples: 10, strict: false, timeoutExplicit: false });
+  });
+
+  it("reads a live target: trailing slash dropped, safe defaults for a billed service", () => {
+    expect(readSettings(live)).toMatchObject({ kind: "live", baseUrl: "https://staging.example.com", maxRequests: DEFAULT_MAX_REQUESTS.live, examples: 4 });
+  });
+
+  it.each([
+    [{ ...live, CONTRACT_API_KEY: "" }, /CONTRACT_API_KEY is required/],
+    [{ ...live, CONTRACT_BASE_URL: "ftp://x" }, /CONTRACT_BASE_URL must use http or https/],
+    [{ ...live, CONTRACT_BASE_URL: "https://x/v1" }, /must not end in \/v1/],
+    [{ ...live, CONTRACT_BASE_URL: "https://x/?a=1" }, /query string or fragment/],
+    [{ ...live, CONTRACT_STRICT: "yes" }, /CONTRACT_STRICT must be 1 or 0/],
+    [{ ...live, CONTRACT_MAX_REQUESTS: "0" }, /CONTRACT_MAX_REQUESTS must be an integer of at least 1/],
+    [{ ...live, CONTRACT_PARAMS: "{not json" }, /CONTRACT_PARAMS must be a JSON object/],
+    [{ ...live, CONTRACT_PARAMS: "[1]" }, /CONTRACT_PARAMS must be a JSON object/],
+    [{ ...live, CONTRACT_PARAMS: '{"updateDataSchema.id": ".."}' }, /must not be "\.\."/],
+    [{ ...live, CONTRACT_SCHEMA_ID: "." }, /must not be "\."/],
+    [{ ...live, CONTRACT_SPEC: "/no/such/file.yaml" }, /CONTRACT_SPEC names a file that does not exist/],
+  ])("refuses %j", (env, message) => {
+    expect(refused(env as Record<string, string>)).toMatch(message);
+  });
+
+  it("refuses credentials in the base URL without printing them", () => {
+    const message = refused({ ...live, CONTRACT_BASE_URL: "https://user:hunter2secret@staging.example.com" });
+    expect(message).toContain("must not contain credentials");
+    expect(message).not.toContain("hunter2secret");
+  });
+
+  it.each([["a control character", "sk\u0001live"], ["a DEL", "sk\u007flive"], ["a non-Latin-1 character", "sk_ключ"], ["surrounding spaces", " sk "]])("refuses a key with %s, never printing it", (_what, key) => {
+    const message = refused({ ...live, CONTRACT_API_KEY: key });
+    expect(message).toMatch(/CONTRACT_API_KEY must/);
+    expect(message).not.toContain(key.trim());
+  });
+
+  it("reads CONTRACT_PARAMS by operation and name, and the older CONTRACT_SCHEMA_ID as the schema's id", () => {
+    const s = readSettings({ ...live, CONTRACT_PARAMS: '{"updateDataSchema.id": "dsc_a", "url": "https://x"}' });
+    expect(s.params).toEqual({ "updateDataSchema.id": "dsc_a", url: "https://x" });
+    expect(readSettings({ ...live, CONTRACT_SCHEMA_ID: "dsc_b" }).params).toEqual({ "updateDataSchema.id": "dsc_b" });
+  });
+
+  it("makes an explicit CONTRACT_TIMEOUT_MS apply to every operation", () => {
+    expect(readSettings({ ...live, CONTRACT_TIMEOUT_MS: "500" })).toMatchObject({ timeoutMs: 500, timeoutExplicit: true });
+  });
+});

@@ -1,0 +1,82 @@
+/** The suite's HTTP side against real local servers: retries of unreached connections, causes, 429s, bodies, secrets, budget, breaker. */
+import { createServer as createTcpServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, sendJson, type TestServer } from "../../src/test/support/server.js";
+import { readSettings } from "../settings.js";
+import { createTarget } from "../target.js";
+
+const KEY = "sk_live_TargetTest+key/9=";
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+const target = (baseUrl: string, extra: Record<string, string> = {}) => createTarget(readSettings({ CONTRACT_BASE_URL: baseUrl, CONTRACT_API_KEY: KEY, ...extra }));
+const get = { operation: "listBrowserRequests", method: "GET", path: "/v1/browser/requests" };
+
+describe("createTarget", () => {
+  it("retries a connection reset before any answer, then records the answer", async () => {
+    const server = await startServer((req, res, n) => (n === 1 ? req.socket.destroy() : sendJson(res, 200, { ok: true })));
+    servers.push(server);
+    const ex = await target(server.url).send(get);
+    expect(ex.response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("says why there was no answer (ECONNREFUSED), never only 'fetch failed'", async () => {
+    const probe = createTcpServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const ex = await target(`http://127.0.0.1:${port}`).send(get);
+    expect(ex.response.status).toBe(0);
+    expect(ex.response.transportError).toMatch(/ECONNREFUSED/);
+  });
+
+  it("waits out a 429 with its Retry-After, then records the real answer", async () => {
+    const server = await startServer((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "0" }) : sendJson(res, 200, {})));
+    servers.push(server);
+    expect((await target(server.url).send(get)).response.status).toBe(200);
+  });
+
+  it("never follows a redirect: the 3xx is recorded, the Location never called with the key", async () => {
+    const other = await startServer((_req, res) => sendJson(res, 200, {}));
+    const server = await startServer((_req, res) => (res.writeHead(302, { location: `${other.url}/steal` }), res.end()));
+    servers.push(other, server);
+    expect((await target(server.url).send(get)).response.status).toBe(302);
+    expect(other.requests).toEqual([]);
+  });
+
+  it("keeps only the beginning of a body over the limit, and scrubs the key echoed in any encoding", async () => {
+    const echo = `${KEY} ${encodeURIComponent(KEY)} ${KEY.replace("+", "\\u002B").replace("/", "\\/")}`;
+    const server = await startServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "x-echo": encodeURIComponent(KEY) });
+      res.end(req.url?.includes("big") ? `"${"x".repeat(5000)}"` : JSON.stringify({ echo }));
+    });
+    servers.push(server);
+    const t = target(server.url, { CONTRACT_MAX_BODY_BYTES: "1024" });
+    const small = await t.send(get);
+    expect(JSON.stringify(small)).not.toContain(KEY);
+    expect(JSON.stringify(small)).not.toContain(encodeURIComponent(KEY));
+    expect(small.request.headers["x-api-key"]).toBe("***");
+    const big = await t.send({ ...get, path: "/big" });
+    expect(big.response).toMatchObject({ truncated: true, bodyLimit: 1024 });
+    expect(big.response.json).toBeUndefined();
+  });
+
+  it("stops at the request budget and after three requests in a row with no answer", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+    servers.push(server);
+    const budget = target(server.url, { CONTRACT_MAX_REQUESTS: "2" });
+    await budget.send(get);
+    await budget.send(get);
+    await expect(budget.send(get)).rejects.toThrow(/request budget of 2 is spent/);
+    const silent = createTcpServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const hung = target(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { CONTRACT_TIMEOUT_MS: "200" });
+    for (let i = 0; i < 3; i++) expect((await hung.send(get)).response.transportError).toMatch(/no answer within 200 ms/);
+    await expect(hung.send(get)).rejects.toThrow(/the target stopped answering \(3 requests in a row/);
+    expect(hung.stopped()).toMatch(/stopped answering/);
+    silent.close();
+  });
+});
