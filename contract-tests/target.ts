@@ -4,6 +4,7 @@
  * keys from everything it records, retries what never reached the server and 429s, stops sending when the
  * request budget is spent, and opens a breaker after consecutive transport failures.
  */
+import { readLimited } from "../src/body.js";
 import { causeText } from "../src/errors.js";
 import { createScrubber, REDACTED, type Scrubber } from "../src/redact.js";
 import { parseRetryAfterMs } from "../src/retry.js";
@@ -74,25 +75,6 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
   };
 }
 
-async function readLimited(res: Response, limit: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
-  const reader = res.body?.getReader();
-  if (!reader) return { bytes: new Uint8Array(0), total: 0, truncated: false };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      chunks.push(value);
-      return { bytes: Buffer.concat(chunks).subarray(0, TRUNCATED_EXCERPT_CHARS * 4), total, truncated: true };
-    }
-    chunks.push(value);
-  }
-  return { bytes: Buffer.concat(chunks), total, truncated: false };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Builds a target that sends with fetch and records every exchange scrubbed of the keys. */
@@ -137,7 +119,7 @@ export function createTarget(settings: TargetSettings, keyHeader = "X-API-Key"):
           continue;
         }
         const { bytes, total, truncated } = await readLimited(res, settings.maxBodyBytes);
-        const raw = Buffer.from(bytes).toString("utf8");
+        const raw = new TextDecoder().decode(bytes);
         const text = scrubber.text(truncated ? raw.slice(0, TRUNCATED_EXCERPT_CHARS) : raw);
         let json: unknown;
         if (!truncated && text !== "") {

@@ -4,7 +4,7 @@
  * route table. Non-2xx answers are thrown as `ApiError` subclasses (unlike openapi-fetch, which returns
  * them); `client.raw` is openapi-fetch on the same transport, for any operation of the document.
  */
-import createFetchClient, { type Client } from "openapi-fetch";
+import type { Client } from "openapi-fetch";
 import { ROUTES } from "../generated/routes.js";
 import { unwrapDataEnvelope } from "./envelope.js";
 import { makeApiError } from "./error-factory.js";
@@ -14,6 +14,7 @@ import { listingQuery, type BrowserRequestFilters } from "./filters.js";
 import { checkMaxRetries, checkTimeoutMs, resolveOptions, type ClientOptions, type ResolvedOptions } from "./options.js";
 import { BrowserRequestPager } from "./pagination.js";
 import { POLICY } from "./policy.js";
+import { lazyRawClient } from "./raw.js";
 import { createScrubber, safeUrl, type Scrubber } from "./redact.js";
 import { buildUrl, type CallParams, type OperationId } from "./routes.js";
 import { createTransport, decode, type Logger, type RequestOptions, type Transport } from "./transport.js";
@@ -37,7 +38,7 @@ const ARRAY_EXPLODE = Object.values(ROUTES).some((r) =>
 export class WebautoClient {
   /** The base address requests go to (no `/v1`, no trailing slash). */
   readonly baseUrl: string;
-  /** openapi-fetch on the same transport (auth, retries, timeouts, scrubbing), typed from the document. */
+  /** openapi-fetch on the same transport (auth, retries, timeouts, scrubbing), typed from the document; loaded on first use. */
   readonly raw: Client<paths>;
   readonly #options: ResolvedOptions;
   readonly #transport: Transport;
@@ -65,10 +66,9 @@ export class WebautoClient {
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
     });
-    this.raw = createFetchClient<paths>({
-      baseUrl: resolved.baseUrl,
-      fetch: this.#transport.fetchFor(),
-      querySerializer: { array: { style: "form", explode: ARRAY_EXPLODE } },
+    this.raw = lazyRawClient(async () => {
+      const { default: createFetchClient } = await import("openapi-fetch");
+      return createFetchClient<paths>({ baseUrl: resolved.baseUrl, fetch: this.#transport.fetchFor(), querySerializer: { array: { style: "form", explode: ARRAY_EXPLODE } } });
     });
   }
 

@@ -48,6 +48,13 @@ export function operationFor(method: string, pathname: string): OperationId | un
   return best?.id;
 }
 
+const PATTERNS = new Map<string, RegExp>();
+const compiled = (pattern: string) => {
+  let re = PATTERNS.get(pattern);
+  if (!re) PATTERNS.set(pattern, (re = new RegExp(pattern, "u")));
+  return re;
+};
+
 /** Checks `value` against a parameter's constraints; throws ArgumentError naming `name` and the rule. */
 export function checkValue(name: string, value: unknown, c: Constraints): void {
   if (c.type === "array") {
@@ -67,7 +74,7 @@ export function checkValue(name: string, value: unknown, c: Constraints): void {
   if (typeof value === "string") {
     if (c.minLength !== undefined && value.length < c.minLength) throw new ArgumentError(name, `must have at least ${c.minLength} character(s)`);
     if (c.maxLength !== undefined && value.length > c.maxLength) throw new ArgumentError(name, `must have at most ${c.maxLength} characters`);
-    if (c.pattern !== undefined && !new RegExp(c.pattern, "u").test(value)) throw new ArgumentError(name, `must match ${c.pattern}`);
+    if (c.pattern !== undefined && !compiled(c.pattern).test(value)) throw new ArgumentError(name, `must match ${c.pattern}`);
   }
 }
 

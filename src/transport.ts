@@ -4,6 +4,7 @@
  * directly; `client.raw` (openapi-fetch) gets the same behaviour through `fetchFor`, since openapi-fetch's
  * middleware cannot re-send a request (its issues #1122, #2075).
  */
+import { readLimited } from "./body.js";
 import { ArgumentError, ConnectionError, RequestAbortedError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import { makeApiError } from "./error-factory.js";
 import { isLoopbackHost } from "./hosts.js";
@@ -99,37 +100,6 @@ export function decode(body: Uint8Array): string {
 /** A browser's opaque answer to `redirect: "manual"` (status 0, no Location to report). */
 class RedirectRefused extends Error {}
 
-async function readBody(res: Response, limit: number, method: string, path: string): Promise<Uint8Array> {
-  const length = res.headers.get("content-length");
-  if (length !== null && Number(length) > limit) {
-    await res.body?.cancel().catch(() => {});
-    throw new ResponseTooLargeError(method, path, limit, res.status);
-  }
-  // With a Content-Length the runtime enforces it: read natively, in one piece.
-  if (length !== null || !res.body) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new ResponseTooLargeError(method, path, limit, res.status);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 /** The transport of one client: `send` for the helpers, `fetchFor` for openapi-fetch. */
 export interface Transport {
   send(call: Outgoing, opts?: RequestOptions): Promise<Incoming>;
@@ -170,7 +140,9 @@ export function createTransport(config: TransportConfig): Transport {
         // would go to whatever address (even plain http:) the Location names.
         const res = await fetchImpl(call.url, { method, headers, body: call.body ?? null, signal: deadline.signal, redirect: "manual" });
         if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused();
-        const body = await readBody(res, config.maxResponseBytes, method, path); // inside the deadline
+        const read = await readLimited(res, config.maxResponseBytes, true); // inside the deadline
+        if (read.truncated) throw new ResponseTooLargeError(method, path, config.maxResponseBytes, res.status);
+        const body = read.bytes;
         incoming = { method, path, status: res.status, statusText: res.statusText, headers: res.headers, url: res.url || call.url, body, attempts: attempt, operationId, retryAfterMs: undefined };
         outcome = { kind: "response", status: res.status, headers: res.headers };
       } catch (err) {
