@@ -3,7 +3,7 @@
  * reports, exit codes (0 pass, 1 findings, 2 invalid setting, 3 internal), the baseline lifecycle, a target
  * that never answers, and no key in any output or file, in any encoding a server may echo it in.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -30,20 +30,20 @@ beforeAll(async () => {
   await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
   const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   const lifecycle = async () => {
-    const env = live(server.baseUrl("link-count-mismatch"), { CONTRACT_BASELINE: baselinePath });
+    // The server also echoes the key JSON-escaped in every answer: nothing the suite writes may hold it.
+    const env = live(server.baseUrl("link-count-mismatch", "echo-key"), { CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY, CONTRACT_BASELINE: baselinePath });
     baselineRuns.push(await runSuite(env));
     baselineRuns.push(await runSuite(env, ["--update-baseline"]));
     baselineRuns.push(await runSuite(env));
-    // A new fault, the accepted one gone: fails on the new finding and reports the entry as fixed.
-    baselineRuns.push(await runSuite({ ...env, CONTRACT_BASE_URL: server.baseUrl("wrong-total-pages") }));
-    const expired = JSON.parse((await import("node:fs")).readFileSync(baselinePath, "utf8"));
+    const expiredPath = join(tempDir("contract-baseline-"), "expired.json");
+    const expired = JSON.parse(readFileSync(baselinePath, "utf8")) as { entries: Array<{ expires: string }> };
     for (const e of expired.entries) e.expires = "2020-01-01";
-    writeFileSync(baselinePath, JSON.stringify(expired));
-    baselineRuns.push(await runSuite(env));
+    writeFileSync(expiredPath, JSON.stringify(expired));
+    // In parallel: a new fault with the accepted one gone (a new finding, an entry fixed), and an expired entry.
+    baselineRuns.push(...(await Promise.all([runSuite({ ...env, CONTRACT_BASE_URL: server.baseUrl("wrong-total-pages") }), runSuite({ ...env, CONTRACT_BASELINE: expiredPath })])));
   };
   const others = async () => {
     runs.mock = await runSuite({});
-    runs.echo = await runSuite(live(server.baseUrl("echo-key", "wrong-total-pages"), { CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY }));
     runs.silent = await runSuite({ CONTRACT_BASE_URL: silentUrl, CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_PREFLIGHT_TIMEOUT_MS: "1000" });
     runs.badSetting = await runSuite({ CONTRACT_SITEMAP_URL: "ftp://example.com" });
     runs.credentials = await runSuite({ CONTRACT_BASE_URL: "http://user:hunter2secret@127.0.0.1:9", CONTRACT_API_KEY: FAULT_SERVER_KEY });
@@ -79,12 +79,12 @@ describe("npm run contract against the embedded Prism mock", () => {
 
 describe("exit codes and verdicts", () => {
   it("exits 1 for a finding, naming the check in the output, the JSON, the JUnit failure and the markdown summary", () => {
-    const run = runs.echo!;
+    const run = baselineRuns[0]!;
     expect(run.code, run.output.slice(-3000)).toBe(1);
-    expect(run.output).toContain("✗ [error] listing_total_pages:");
-    expect(run.report!.summary.failedChecks).toEqual(["listing_total_pages"]);
-    expect(run.files()["contract-junit.xml"]).toMatch(/<failure message="\d+ contract finding\(s\): listing_total_pages"/);
-    expect(run.files()["contract-summary.md"]).toMatch(/## Contract suite: ❌ fail[\s\S]*`listing_total_pages`/);
+    expect(run.output).toContain("✗ [error] sitemap_link_count:");
+    expect(run.report!.summary.failedChecks).toEqual(["sitemap_link_count"]);
+    expect(run.files()["contract-junit.xml"]).toMatch(/<failure message="\d+ contract finding\(s\): sitemap_link_count"/);
+    expect(run.files()["contract-summary.md"]).toMatch(/## Contract suite: ❌ fail[\s\S]*`sitemap_link_count`/);
   });
 
   it("never writes the key, echoed JSON-escaped by the server, to the output or any report file (JUnit included)", () => {
@@ -92,7 +92,7 @@ describe("exit codes and verdicts", () => {
       const all = [run.output, ...Object.values(run.files())].join("\n");
       for (const form of [...encodings(FAULT_SERVER_TRICKY_KEY), ...encodings(FAULT_SERVER_KEY)]) expect(all.includes(form), `${name} leaks ${form}`).toBe(false);
     }
-    expect(runs.echo!.output, "the echo itself is reported, scrubbed").toContain('"served for ***"');
+    expect(baselineRuns[0]!.output, "the echo itself is reported, scrubbed").toContain('"served for ***"');
   });
 
   it("gives a target that accepts connections and never answers a verdict within the preflight deadline, saying why", () => {

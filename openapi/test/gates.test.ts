@@ -47,7 +47,8 @@ function brokenCopy(edit: (yaml: string) => string): string {
 // An example that contradicts its schema: a string field type in the response of the schema update.
 const invalidExample = (yaml: string) => yaml.replace("                      - name: title\n                        type: 0", "                      - name: title\n                        type: string");
 
-describe("spec gates", () => {
+// Each gate spawns a CLI (redocly, Spectral, tsc); on a loaded 2-core machine tsc alone can take 30 s.
+describe("spec gates", { timeout: 120_000 }, () => {
   test("redocly lint passes on the document with no warnings", () => {
     const { status, output } = redocly(SPEC_PATH);
     expect(status, output).toBe(0);
