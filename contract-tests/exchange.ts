@@ -13,7 +13,7 @@ export function isSuccess(exchange: Exchange): boolean {
 }
 
 /** The schema of the documented JSON response for `status`, dereferenced, or undefined. */
-export function responseSchema(model: SpecModel, operation: string, status: number): { schema: any; pointer: string } | undefined {
+function responseSchema(model: SpecModel, operation: string, status: number): { schema: any; pointer: string } | undefined {
   const media = model.responseMedia(operation, status).find((m) => m.schemaPointer && /json/i.test(m.mediaType));
   return media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer) : undefined;
 }
@@ -58,7 +58,7 @@ export function bounded(value: unknown, max = 200): unknown {
 }
 
 /** Quotes a string for a POSIX shell. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -66,7 +66,7 @@ export function shellQuote(text: string): string {
 const MAX_CURL_BODY = 4096;
 
 /** A one-line curl command that reproduces `request` (headers are already redacted). */
-export function toCurl(request: SentRequest): string {
+function toCurl(request: SentRequest): string {
   const parts = ["curl", "-X", request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) parts.push("-H", shellQuote(`${name}: ${value}`));
   if (request.bodyText !== undefined) parts.push("-d", shellQuote(request.bodyText.length > MAX_CURL_BODY ? `${request.bodyText.slice(0, MAX_CURL_BODY)}…` : request.bodyText));

@@ -39,9 +39,9 @@ export class SkipScenario extends Error {
 /** The User-Agent of every request the suite sends (the live edge answers some default agents with 403). */
 export const USER_AGENT = "webauto-api-contract-suite/1.0";
 /** A key no real account has; it is not a secret, so reports print it. */
-export const WRONG_API_KEY = "contract-suite-wrong-key-0000";
+const WRONG_API_KEY = "contract-suite-wrong-key-0000";
 /** Consecutive requests with no HTTP answer after which the breaker opens. */
-export const BREAKER_THRESHOLD = 3;
+const BREAKER_THRESHOLD = 3;
 /** Retries of a connection that never reached the server, and of a 429. */
 const CONNECTION_RETRIES = 2;
 const RATE_LIMIT_RETRIES = 3;

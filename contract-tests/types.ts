@@ -6,7 +6,7 @@ export interface SentRequest {
   method: string;
   /** Full URL including the query string. */
   url: string;
-  /** Path after the base URL, e.g. `/v1/site/map`. */
+  /** The path after the base URL (the operation's path template, filled in). */
   path: string;
   /** Serialised query values (an exploded array is a list of values). */
   query: Record<string, string | string[]>;

@@ -18,7 +18,7 @@ const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== nul
 const ANNOTATIONS = new Set(["enum", "examples", "example", "default", "const", "description", "required"]);
 
 /** The schema with local `$ref`s inlined (recursion cut at `depth`: deeper references become `false`). */
-export function inlineSchema(model: SpecModel, schema: unknown, depth = REF_DEPTH): unknown {
+function inlineSchema(model: SpecModel, schema: unknown, depth = REF_DEPTH): unknown {
   if (Array.isArray(schema)) return schema.map((s) => inlineSchema(model, s, depth));
   if (!isObject(schema)) return schema;
   if (typeof schema.$ref === "string") {

@@ -13,7 +13,7 @@ import { sitemapModule } from "./sitemap.js";
 import type { ContractModule } from "./types.js";
 
 /** Every module, by the operationId it is about. */
-export const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries([sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]));
+const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries([sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]));
 
 /** Every module check, by id (merged into the one registry). */
 export const MODULE_CHECKS: Readonly<Record<string, CheckDef>> = Object.assign({}, ...Object.values(MODULES).map((m) => m.checks));

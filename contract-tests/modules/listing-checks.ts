@@ -16,7 +16,7 @@ export function listingResults(page: Record<string, any>): Array<Record<string, 
 }
 
 /** The values a comma-joined (or repeated) query parameter was sent with. */
-export function queryList(ex: Exchange, name: string): string[] | undefined {
+function queryList(ex: Exchange, name: string): string[] | undefined {
   const v = ex.request.query[name];
   return v === undefined ? undefined : Array.isArray(v) ? v : v.split(",");
 }

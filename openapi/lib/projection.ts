@@ -11,7 +11,7 @@ const SCHEMA_LISTS = new Set(["oneOf", "anyOf", "allOf", "prefixItems"]);
 const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not", "contains", "unevaluatedProperties", "propertyNames"]);
 
 /** Strips annotations from one schema, recursing only where sub-schemas live. */
-export function stripSchema(schema: unknown): unknown {
+function stripSchema(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
