@@ -50,6 +50,30 @@ console.log(JSON.stringify({ type: typeof createClient, version: VERSION, refuse
     expect(result).toMatchObject({ type: "function", refused: expect.stringMatching(/^true baseUrl: must not end with \/v1/) });
   });
 
+  it("loads its lazy chunks (raw's openapi-fetch, the field pairing) from CommonJS and ESM alike", async () => {
+    const script = (load: string) => `${load}
+const client = createClient({ baseUrl: process.env.WEBAUTO_BASE_URL, apiKey: "k_lazy_chunks" });
+(async () => {
+  const raw = await client.raw.GET("/v1/browser/requests", {});
+  const schema = await client.updateSchema("dsc_1", { fields: [{ name: "a", type: "string" }] });
+  console.log(JSON.stringify({ raw: raw.response.status, typeName: schema.fields[0].typeName }));
+})();
+`;
+    writeFileSync(join(scratch, "lazy.cjs"), script('const { createClient } = require("webauto-api");'));
+    writeFileSync(join(scratch, "lazy.mjs"), script('import { createClient } from "webauto-api";'));
+    const server = await startServer((req, res) =>
+      req.method === "PUT" ? sendJson(res, 200, { id: "dsc_1", fields: [{ name: "a", type: 3, description: null, fields: [] }] }) : sendJson(res, 200, listing([], 1, 30, 0, 0)),
+    );
+    try {
+      for (const file of ["lazy.cjs", "lazy.mjs"]) {
+        const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: scratch, env: { ...process.env, WEBAUTO_BASE_URL: server.url }, encoding: "utf8", timeout: 20_000 });
+        expect(JSON.parse(stdout), file).toEqual({ raw: 200, typeName: "string" });
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it("runs the README's CommonJS example against a local server", async () => {
     const js = readmeBlocks().filter((b) => b.lang === "js");
     expect(js).toHaveLength(1);
