@@ -98,7 +98,7 @@ describe("exit codes and verdicts", () => {
   it("gives a target that accepts connections and never answers a verdict within the preflight deadline, saying why", () => {
     const run = runs.silent!;
     expect(run.code).toBe(1);
-    expect(run.ms).toBeLessThan(30_000);
+    expect(run.ms, "seconds, not the minutes of every request's full timeout").toBeLessThan(60_000);
     expect(run.output).toMatch(/preflight: the target answers HTTP/);
     expect(run.report!.findings[0]).toMatchObject({ check: "not_a_server_error", received: "no HTTP answer within 1000 ms" });
     expect(run.report!.skipped.every((s) => s.reason.includes("did not answer the preflight"))).toBe(true);

@@ -131,10 +131,9 @@ describe("a run that must stop early still gives a verdict", () => {
     expect(stopped[0]!.skipReason).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
   });
 
-  it("opens the breaker after three requests without an answer, in seconds rather than minutes, saying why", () => {
-    const { results, requests, ms } = runs.get("never-answers")!;
-    expect(requests).toBeLessThanOrEqual(3 * 3); // three requests, each retried at most twice? no: timeouts are not retried
-    expect(ms).toBeLessThan(20_000);
+  it("opens the breaker after three requests without an answer (so the run is bounded by three deadlines), saying why", () => {
+    const { results, requests } = runs.get("never-answers")!;
+    expect(requests, "timeouts are not retried: three requests, then the breaker").toBe(3);
     expect(errorsOf(results)).toEqual(["not_a_server_error"]);
     expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(/no answer within 300 ms \(timeout\)/);
     expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(/the target stopped answering \(3 requests in a row got no HTTP response/);

@@ -143,14 +143,13 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
 
     test("without the early check, startPrism still rejects: readiness is our Prism listening, not the port answering", async () => {
       const other = await foreignServer();
-      const t0 = Date.now();
+      // Prism's own EADDRINUSE (not the start timeout) proves readiness waited for our Prism, however long it took.
       const err = await startPrism({ port: other.port, checkPortFirst: false }).then(
         () => new Error("startPrism resolved on a taken port"),
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(PortInUseError);
       expect((err as PortInUseError).output).toMatch(/EADDRINUSE/);
-      expect(Date.now() - t0).toBeLessThan(20_000);
     });
   });
 
