@@ -39,7 +39,14 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Run {
   let output = "";
   child.stdout!.on("data", (b: Buffer) => (output += b.toString()));
   child.stderr!.on("data", (b: Buffer) => (output += b.toString()));
-  const exit = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  // After "exit", the pipes may still hold the last output: wait for both to end (bounded, since a grandchild
+  // such as Prism could keep a pipe open).
+  const ended = (s: NodeJS.ReadableStream) => new Promise<void>((r) => (s.once("end", () => r()), s.once("close", () => r())));
+  const drained = Promise.all([ended(child.stdout!), ended(child.stderr!)]);
+  const exit = once(child, "exit").then(async ([code, signal]) => {
+    await Promise.race([drained, sleep(2_000)]);
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null };
+  });
   const run = { child, pgid: child.pid!, output: () => output, exit };
   runs.push(run);
   return run;
