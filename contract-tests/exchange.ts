@@ -23,6 +23,15 @@ function responseSchema(model: SpecModel, operation: string, status: number): { 
  * schema does not declare `data` (the live service does this on some responses the document shows bare).
  */
 export function isEnveloped(model: SpecModel, exchange: Exchange): boolean {
+  // Every check that reads the payload asks: answer once per exchange.
+  let known = ENVELOPED.get(exchange);
+  if (known === undefined) ENVELOPED.set(exchange, (known = envelopedNow(model, exchange)));
+  return known;
+}
+
+const ENVELOPED = new WeakMap<Exchange, boolean>();
+
+function envelopedNow(model: SpecModel, exchange: Exchange): boolean {
   const json = exchange.response.json;
   if (!isSuccess(exchange) || !isObject(json) || !isObject(json.data)) return false;
   if (!Object.keys(json).every((k) => k === "data" || (k === "error" && json.error === null))) return false;

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SPEC_PATH } from "../openapi/lib/spec.js";
+import { headerValueProblem } from "../src/values.js";
 
 /** The validated settings of one run. */
 export interface Settings {
@@ -91,11 +92,8 @@ function key(env: NodeJS.ProcessEnv, name: string, required: boolean): string | 
     if (required) throw new SettingsError(`${name} is required (non-empty) when CONTRACT_BASE_URL points at a live server`);
     return undefined;
   }
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f || c > 0xff) throw new SettingsError(`${name} must be printable (no control or non-Latin-1 characters; one is at position ${i})`);
-  }
-  if (raw.trim() !== raw) throw new SettingsError(`${name} must not start or end with spaces`);
+  const problem = headerValueProblem(raw);
+  if (problem) throw new SettingsError(`${name} ${problem}`);
   return raw;
 }
 

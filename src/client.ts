@@ -20,6 +20,7 @@ import { buildUrl, type CallParams, type OperationId } from "./routes.js";
 import { createTransport, decode, type Logger, type RequestOptions, type Transport } from "./transport.js";
 import type { BrowserRequestPage, DataSchemaInput, FieldTypeCodes, SitemapRequest, SitemapResponse, paths } from "./types.js";
 import { loadResponseValidator } from "./validation.js";
+import { isObject } from "./values.js";
 
 /** Options of {@link WebautoClient.iterateBrowserRequests}. */
 export interface IterateOptions extends RequestOptions {
@@ -27,7 +28,6 @@ export interface IterateOptions extends RequestOptions {
   prefetch?: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** How openapi-fetch serialises array query parameters for `raw`: as the document's array parameters say. */
 const ARRAY_EXPLODE = Object.values(ROUTES).some((r) =>

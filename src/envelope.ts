@@ -3,6 +3,7 @@
  * pages show it for the sitemap and schema responses). Generic: the wrapper is removed only when it is
  * unambiguous for the documented success schema, by its required members.
  */
+import { isObject } from "./values.js";
 
 /** The body, unwrapped or as it came, and whether a wrapper was removed. */
 export interface Unwrapped {
@@ -10,7 +11,6 @@ export interface Unwrapped {
   unwrapped: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Removes a `{"data": X}` / `{"data": X, "error": null}` wrapper when the documented schema (whose required

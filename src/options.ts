@@ -5,6 +5,7 @@
 import { API_KEY_HEADER } from "../generated/routes.js";
 import { ArgumentError } from "./errors.js";
 import { isLoopbackHost } from "./hosts.js";
+import { headerValueProblem } from "./values.js";
 import { MAX_RETRIES } from "./retry.js";
 import type { FieldTypeCode, FieldTypeName } from "./types.js";
 import type { Logger, RetryInfo } from "./transport.js";
@@ -116,12 +117,8 @@ export function checkMaxRetries(name: string, value: unknown, fallback: number):
 export function checkApiKey(value: unknown): string {
   if (value === undefined || value === "") throw new ArgumentError("apiKey", "is required (or set WEBAUTO_API_KEY)");
   if (typeof value !== "string") throw new ArgumentError("apiKey", `must be a string, got ${typeof value}`);
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) throw new ArgumentError("apiKey", `must not contain control characters (found one at position ${i}): it could not be sent as a header`);
-    if (c > 0xff) throw new ArgumentError("apiKey", `must contain only Latin-1 characters (found one above U+00FF at position ${i}): it could not be sent as a header`);
-  }
-  if (value.trim() !== value) throw new ArgumentError("apiKey", "must not start or end with spaces");
+  const problem = headerValueProblem(value);
+  if (problem) throw new ArgumentError("apiKey", problem);
   return value;
 }
 

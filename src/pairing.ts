@@ -6,8 +6,8 @@
 import { ArgumentError, type Violation } from "./errors.js";
 import { FIELD_TYPE_NAMES, MAX_FIELD_DEPTH, type FieldTypeRegistry, type TypedSchemaField } from "./field-types.js";
 import type { FieldTypeCode, FieldTypeName, SchemaField, SchemaFieldInput } from "./types.js";
+import { isObject } from "./values.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const MAX_VIOLATIONS = 20;
 
 /**

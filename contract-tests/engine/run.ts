@@ -3,6 +3,7 @@
  * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
  * and the self-tests both drive it.
  */
+import { causeText } from "../../src/errors.js";
 import { runChecks } from "../checks/index.js";
 import { specModel, type SpecModel } from "../model.js";
 import { moduleScenarios, timeoutFor } from "../modules/index.js";
@@ -116,7 +117,6 @@ export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" 
     await res.body?.cancel().catch(() => {});
     return undefined;
   } catch (err) {
-    const { causeText } = await import("../../src/errors.js");
     return err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
   }
 }

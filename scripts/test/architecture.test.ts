@@ -45,7 +45,7 @@ const ALLOWED: Record<string, (to: string) => boolean> = {
   generated: () => false,
   src: (to) => to.startsWith("src/") || to.startsWith("generated/"),
   // The oracle stays independent of the client it could test: leaf utilities only.
-  "contract-tests": (to) => to.startsWith("contract-tests/") || to.startsWith("openapi/lib/") || ["src/redact.ts", "src/errors.ts", "src/retry.ts", "src/body.ts"].includes(to),
+  "contract-tests": (to) => to.startsWith("contract-tests/") || to.startsWith("openapi/lib/") || ["src/redact.ts", "src/errors.ts", "src/retry.ts", "src/body.ts", "src/values.ts"].includes(to),
   scripts: () => true,
 };
 
