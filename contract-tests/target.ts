@@ -10,6 +10,7 @@ import { createScrubber, REDACTED, type Scrubber } from "../src/redact.js";
 import { parseRetryAfterMs } from "../src/retry.js";
 import type { Settings } from "./settings.js";
 import type { Exchange } from "./types.js";
+import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "./wire.js";
 
 /** How to authenticate one request. */
 export type KeyMode = "valid" | "none" | "empty" | "wrong" | "second";
@@ -65,9 +66,10 @@ export interface Target {
 /** Target settings. */
 export type TargetSettings = Pick<Settings, "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs">;
 
-/** A scrubber for every key of the run (the second account's too). */
+/** A scrubber for every key of the run (the second account's too), in every form the suite sends it. */
 export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
-  const scrubbers = [settings.apiKey, settings.secondApiKey].filter(Boolean).map((k) => createScrubber(k));
+  const keys = [settings.apiKey, settings.secondApiKey].filter((k): k is string => Boolean(k));
+  const scrubbers = keys.flatMap((k) => [k, ...encodedForms(k)]).map((k) => createScrubber(k));
   return {
     mayContain: (t) => scrubbers.some((s) => s.mayContain(t)),
     text: (t) => scrubbers.reduce((acc, s) => s.text(acc), t),
@@ -77,8 +79,11 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Builds a target that sends with fetch and records every exchange scrubbed of the keys. */
-export function createTarget(settings: TargetSettings, keyHeader = "X-API-Key"): Target {
+/**
+ * Builds a target that sends with fetch and records every exchange scrubbed of the keys. `rules` say per
+ * operation where the credential goes and what is accepted (from the document; see wire.ts).
+ */
+export function createTarget(settings: TargetSettings, rules: WireRules = DEFAULT_WIRE_RULES): Target {
   const scrubber = runScrubber(settings);
   let sent = 0;
   let failuresInARow = 0;
@@ -87,17 +92,35 @@ export function createTarget(settings: TargetSettings, keyHeader = "X-API-Key"):
   const send = async (spec: RequestSpec): Promise<Exchange> => {
     if (stopReason) throw new SkipScenario(stopReason);
     const enc = (v: string) => encodeURIComponent(v).replace(/%2C/gi, ",");
-    const query = Object.entries(spec.query ?? {})
-      .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item) => `${encodeURIComponent(k)}=${enc(item)}`))
-      .join("&");
-    const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
-    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
-    if (bodyText !== undefined) headers["content-type"] ??= spec.contentType ?? "application/json";
     const key = spec.key ?? "valid";
     const secret = key === "valid" ? settings.apiKey : key === "second" ? settings.secondApiKey : key === "wrong" ? WRONG_API_KEY : key === "empty" ? "" : undefined;
-    const wire = { ...headers, ...(secret !== undefined ? { [keyHeader.toLowerCase()]: secret } : {}) };
-    const shown = { ...headers, ...(secret !== undefined ? { [keyHeader.toLowerCase()]: key === "wrong" || key === "empty" ? secret : REDACTED } : {}) };
+    // Reports show a probe's credential (wrong or empty: not a secret) and *** for a real one.
+    const shownSecret = key === "wrong" || key === "empty" ? secret : REDACTED;
+    const auth = rules.auth(spec.operation);
+    const placements = secret !== undefined && auth.kind === "placed" ? auth.placements : [];
+    const headers: Record<string, string> = { accept: rules.accept(spec.operation), "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
+    const wire = { ...headers };
+    const shown = { ...headers };
+    const wireQuery: Array<[string, string]> = [];
+    const cookies: Array<[string, string]> = [];
+    for (const p of placements) {
+      const value = credentialValue(p, secret!);
+      const display = p.format === "raw" ? shownSecret! : `${value.split(" ")[0]} ${shownSecret}`;
+      if (p.in === "header") {
+        wire[p.name.toLowerCase()] = value;
+        shown[p.name.toLowerCase()] = display;
+      } else if (p.in === "query") wireQuery.push([p.name, value]);
+      else cookies.push([p.name, value]);
+    }
+    if (cookies.length) {
+      wire.cookie = [wire.cookie, ...cookies.map(([n, v]) => `${n}=${encodeURIComponent(v)}`)].filter(Boolean).join("; ");
+      shown.cookie = [shown.cookie, ...cookies.map(([n]) => `${n}=${shownSecret}`)].filter(Boolean).join("; ");
+    }
+    const pairs = Object.entries(spec.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, item]));
+    const query = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...wireQuery.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].join("&");
+    const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
+    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
+    if (bodyText !== undefined) wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
     const request = { method: spec.method, url: scrubber.text(url), path: spec.path, query: spec.query ?? {}, headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();

@@ -6,6 +6,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
+import { authPlan } from "../wire.js";
 import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
 import { baseValues, fromWire, jsonBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
@@ -145,8 +146,9 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
 
 /** No key, an empty key, a wrong key: each refused with a 4xx. */
 async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
-  if (op.security.length === 0 || op.security.some((alt) => alt.length === 0)) skip("skipped: the operation requires no authentication");
-  if (!op.security.every((alt) => alt.some((s) => s.type === "apiKey" && s.in === "header"))) skip("skipped: only API-key-in-header schemes are exercised");
+  const plan = authPlan(op);
+  if (plan.kind === "none" || (plan.kind === "placed" && plan.optional)) skip("skipped: the operation requires no authentication");
+  if (plan.kind === "unsupported") skip(`skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`);
   const spec = toRequest(op, base(ctx, op));
   await ctx.send({ ...spec, key: "none" }, { intent: "no-key" });
   await ctx.send({ ...spec, key: "empty" }, { intent: "empty-key" });

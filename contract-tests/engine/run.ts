@@ -10,6 +10,7 @@ import { moduleScenarios, timeoutFor } from "../modules/index.js";
 import { accepts, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
 import type { Settings } from "../settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
+import { wireRules } from "../wire.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
@@ -56,8 +57,7 @@ export class ContractRun {
 
   constructor(readonly settings: Settings) {
     this.model = specModel(settings.specPath);
-    const header = this.model.operations.flatMap((op) => op.security.flat()).find((s) => s.type === "apiKey" && s.in === "header")?.name;
-    this.target = createTarget(settings, header);
+    this.target = createTarget(settings, wireRules(this.model.operations));
     this.baseline = loadBaseline(settings.baselinePath);
   }
 

@@ -129,8 +129,38 @@ function byId(id: string, faults: Faults, records: Array<Record<string, unknown>
   return { status: 200, body: shaped };
 }
 
+/** Where a variant takes the credential: `credential-<where>` in its name; the document's X-API-Key header by default. */
+export const CREDENTIAL_PLACES = ["header", "bearer", "basic", "query", "cookie"] as const;
+type CredentialPlace = (typeof CREDENTIAL_PLACES)[number];
+
+function credentialPlace(faults: ReadonlySet<string>): CredentialPlace {
+  return CREDENTIAL_PLACES.find((p) => faults.has(`credential-${p}`)) ?? "header";
+}
+
+/**
+ * The credential of a request, read only where the variant takes it (so a suite that puts it elsewhere is
+ * refused): the `X-API-Key` header, `Authorization: Bearer`, `Authorization: Basic` (user name = key), or an
+ * `api_key` query parameter or cookie. `""` when present but empty, undefined when absent.
+ */
+function presentedKey(req: IncomingMessage, place: CredentialPlace): string | undefined {
+  if (place === "header") {
+    const header = req.headers["x-api-key"];
+    return typeof header === "string" ? header : undefined;
+  }
+  if (place === "bearer" || place === "basic") {
+    const authorization = req.headers.authorization;
+    if (authorization === undefined) return undefined;
+    const [scheme = "", value = ""] = authorization.split(/ (.*)/s);
+    if (scheme.toLowerCase() !== place) return "";
+    return place === "bearer" ? value.trim() : Buffer.from(value.trim(), "base64").toString("utf8").replace(/:[^]*$/, "");
+  }
+  if (place === "query") return new URL(req.url ?? "/", "http://localhost").searchParams.get("api_key") ?? undefined;
+  const cookie = /(?:^|;\s*)api_key=([^;]*)/.exec(req.headers.cookie ?? "");
+  return cookie ? decodeURIComponent(cookie[1]!) : undefined;
+}
+
 function authorise(req: IncomingMessage, faults: Faults, path: string): Reply | string {
-  const key = req.headers["x-api-key"];
+  const key = presentedKey(req, credentialPlace(faults));
   const byIdPath = /^\/v1\/browser\/requests\/[^/]+$/.test(path);
   if (key === undefined || (key === "" && !faults.has("empty-key-accepted"))) return faults.has("ignores-auth") || (byIdPath && faults.has("by-id-ignores-auth")) ? FAULT_SERVER_KEY : { status: 401, body: { message: "missing API key" } };
   if (key === "" && faults.has("empty-key-accepted")) return FAULT_SERVER_KEY;
@@ -205,7 +235,7 @@ function sendHuge(res: ServerResponse): void {
 export interface FaultServer {
   url: string;
   /** The base URL serving `faults` (none: the conforming server). */
-  baseUrl(...faults: Array<Fault | "enveloped-responses" | (typeof HOSTILE)[number]>): string;
+  baseUrl(...faults: Array<Fault | "enveloped-responses" | (typeof HOSTILE)[number] | `credential-${CredentialPlace}`>): string;
   stop(): Promise<void>;
 }
 
@@ -216,8 +246,9 @@ export async function startFaultServer(): Promise<FaultServer> {
     const variant = /^\/variant\/([^/]+)/.exec(req.url ?? "")?.[1] ?? "";
     const api = /^\/variant\/[^/]+\/v1\//.test(req.url ?? "");
     // Accepts the connection and a request with a key, never answers it (a keyless preflight is refused at once).
-    if (api && variant.split("+").includes("never-answers") && req.headers["x-api-key"]) return;
-    if (api && variant.split("+").includes("huge-bodies")) return void sendHuge(res);
+    const parts = new Set(variant.split("+"));
+    if (api && parts.has("never-answers") && presentedKey(req, credentialPlace(parts))) return;
+    if (api && parts.has("huge-bodies")) return void sendHuge(res);
     if (!caches.has(variant)) caches.set(variant, new Map());
     handle(req, caches.get(variant)!).then(
       (r) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract, type ScenarioResult } from "../engine/run.js";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
 import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer, type FaultServer } from "../fault-server/server.js";
-import { documentWithAddedOperation } from "../fixtures/document-copy.js";
+import { documentWithAddedOperation, documentWithSecurityScheme } from "../fixtures/document-copy.js";
 import { buildReport } from "../report/render.js";
 import { loadBaseline } from "../report/baseline.js";
 import { DEFAULT_BASELINE_PATH, readSettings } from "../settings.js";
@@ -17,6 +17,15 @@ import { cleanUp, tempDir } from "./support/spawn.js";
 const SCHEMA = JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" });
 let server: FaultServer;
 let copy: string;
+/** The document copy with its security scheme replaced, per scheme name. */
+const SCHEMES = {
+  bearer: { type: "http", scheme: "bearer" },
+  basic: { type: "http", scheme: "basic" },
+  query: { type: "apiKey", in: "query", name: "api_key" },
+  cookie: { type: "apiKey", in: "cookie", name: "api_key" },
+} as const;
+type SchemeName = keyof typeof SCHEMES;
+const schemeCopies = new Map<string, string>();
 const runs = new Map<string, { results: ScenarioResult[]; requests: number; ms: number }>();
 
 const errorsOf = (results: ScenarioResult[]) => [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
@@ -24,6 +33,8 @@ const warningsOf = (results: ScenarioResult[]) => [...new Set(results.flatMap((r
 
 async function run(name: string, env: Record<string, string>): Promise<void> {
   const started = performance.now();
+  const scheme = Object.keys(SCHEMES).find((k) => name.startsWith(`${k}:`));
+  if (scheme) env = { ...env, CONTRACT_SPEC: schemeCopies.get(scheme)! };
   const settings = readSettings({ CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY, CONTRACT_PARAMS: SCHEMA, CONTRACT_SPEC: copy, ...env });
   const { run: r, results } = await runContract(settings);
   runs.set(name, { results, requests: r.target.requestsSent(), ms: performance.now() - started });
@@ -32,6 +43,7 @@ async function run(name: string, env: Record<string, string>): Promise<void> {
 beforeAll(async () => {
   server = await startFaultServer();
   copy = documentWithAddedOperation(tempDir("contract-doc-"));
+  for (const [name, scheme] of Object.entries(SCHEMES)) schemeCopies.set(name, documentWithSecurityScheme(scheme, tempDir("contract-doc-")));
   const plans: Array<[string, Record<string, string>]> = [
     ["conforming", { CONTRACT_BASE_URL: server.baseUrl() }],
     ["conforming-main-document", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_SPEC: "" }],
@@ -44,6 +56,14 @@ beforeAll(async () => {
     ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
     ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
     ...Object.keys(FAULTS).map((f): [string, Record<string, string>] => [f, { CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS) }]),
+    // The server takes the credential only where the scheme puts it: a suite sending it elsewhere fails.
+    ...(Object.keys(SCHEMES) as SchemeName[]).flatMap((k): Array<[string, Record<string, string>]> => [
+      [`${k}:conforming`, { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`) }],
+      [`${k}:ignores-auth`, { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`, "ignores-auth") }],
+      [`${k}:wrong-key-accepted`, { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`, "wrong-key-accepted") }],
+    ]),
+    // The document's X-API-Key sent to a server that takes a bearer token: every authenticated request refused.
+    ["header-to-bearer-server", { CONTRACT_BASE_URL: server.baseUrl("credential-bearer") }],
   ];
   const queue = [...plans];
   await Promise.all(Array.from({ length: 4 }, async () => {
@@ -119,6 +139,34 @@ describe("an operation added to the document, with no suite code for it", () => 
 
   it.each(Object.entries(FAULTS).filter(([, e]) => "needsById" in e).map(([f]) => f))("catches %s in the added operation's own scenarios", (fault) => {
     expect(added(fault).some((r) => r.status === "failed") || runs.get(fault)!.results.some((r) => r.id.endsWith("getById") && r.status === "failed")).toBe(true);
+  });
+});
+
+describe("a document with another security scheme: the credential goes where the document says", () => {
+  it.each(Object.keys(SCHEMES))("%s: the conforming server passes every scenario, the auth phase included", (scheme) => {
+    const { results } = runs.get(`${scheme}:conforming`)!;
+    expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
+    expect(results.filter((r) => r.phase === "auth").every((r) => r.exchanges > 0)).toBe(true);
+  });
+
+  it.each(Object.keys(SCHEMES).flatMap((k) => [[k, "ignores-auth"], [k, "wrong-key-accepted"]]))("%s: %s is caught by ignored_auth", (scheme, fault) => {
+    expect(errorsOf(runs.get(`${scheme}:${fault}`)!.results)).toContain("ignored_auth");
+  });
+
+  it("a credential in the wrong place is refused, and the run fails (the check the scheme runs rely on)", () => {
+    const { results } = runs.get("header-to-bearer-server")!;
+    const positive = results.filter((r) => r.phase === "positive");
+    expect(positive.filter((r) => r.status === "passed").map((r) => r.id)).toEqual([]);
+    expect(positive.filter((r) => r.status === "failed").length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("never records the credential: the key, its base64 (basic) and its cookie or query forms are scrubbed", () => {
+    for (const scheme of Object.keys(SCHEMES)) {
+      const results = [`${scheme}:conforming`, `${scheme}:ignores-auth`].flatMap((n) => runs.get(n)!.results);
+      const text = JSON.stringify(buildReport({ kind: "live", baseUrl: "", strict: false, spec: "" }, [], results, { entries: [] }, 0));
+      expect(results.flatMap((r) => r.findings).length, scheme).toBeGreaterThan(0);
+      for (const form of [FAULT_SERVER_KEY, Buffer.from(`${FAULT_SERVER_KEY}:`).toString("base64"), encodeURIComponent(FAULT_SERVER_KEY)]) expect(text, scheme).not.toContain(form);
+    }
   });
 });
 

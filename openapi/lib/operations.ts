@@ -65,6 +65,8 @@ export interface SecurityEntry {
   /** For apiKey schemes: where the key goes and under which name. */
   in?: string;
   name?: string;
+  /** For http schemes: the scheme, lower-cased (`bearer`, `basic`...). */
+  httpScheme?: string;
 }
 
 /** One operation of the document. */
@@ -158,7 +160,13 @@ function securityEntries(doc: OpenApiDocument, requirements: unknown): SecurityE
   return requirements.map((req: Record<string, unknown>) =>
     Object.keys(req ?? {}).map((scheme) => {
       const s = (resolvePointer(doc, `/components/securitySchemes/${scheme}`) ?? {}) as Record<string, unknown>;
-      return { scheme, type: String(s.type ?? "unknown"), ...(typeof s.in === "string" ? { in: s.in } : {}), ...(typeof s.name === "string" ? { name: s.name } : {}) };
+      return {
+        scheme,
+        type: String(s.type ?? "unknown"),
+        ...(typeof s.in === "string" ? { in: s.in } : {}),
+        ...(typeof s.name === "string" ? { name: s.name } : {}),
+        ...(typeof s.scheme === "string" ? { httpScheme: s.scheme.toLowerCase() } : {}),
+      };
     }),
   );
 }

@@ -1,0 +1,94 @@
+/**
+ * What the document says about each request on the wire that is not a parameter: where the run's credential
+ * goes (from the operation's security requirements) and which media types the suite accepts (from its
+ * documented responses). Read per operation, so a document with other security schemes or other content
+ * types is exercised as written.
+ *
+ * The credential (CONTRACT_API_KEY) is placed by scheme:
+ * - `apiKey` in a header, query parameter or cookie, under the scheme's name, as is;
+ * - `http` bearer, and `oauth2` / `openIdConnect` (the credential is then an access token):
+ *   `Authorization: Bearer <credential>`;
+ * - `http` basic: `Authorization: Basic base64(<credential>)`, the credential being `user:password`
+ *   (a credential without a colon is sent as the user name with an empty password).
+ *
+ * An operation is sent with the first alternative of its `security` whose schemes can all be placed; an
+ * empty alternative (`{}`) makes authentication optional; `security: []` sends no credential.
+ */
+import type { OperationEntry, SecurityEntry } from "../openapi/lib/operations.js";
+
+/** Where one credential goes, and how it is written. */
+export interface Placement {
+  in: "header" | "query" | "cookie";
+  name: string;
+  format: "raw" | "bearer" | "basic";
+}
+
+/** How an operation is authenticated by the suite. */
+export type AuthPlan =
+  | { kind: "none"; optional: boolean }
+  | { kind: "placed"; placements: Placement[]; optional: boolean }
+  | { kind: "unsupported"; schemes: string[] };
+
+/** Where a scheme puts the credential, or undefined for a scheme the suite cannot satisfy (e.g. mutualTLS). */
+export function placementOf(s: SecurityEntry): Placement | undefined {
+  if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name) return { in: s.in, name: s.name, format: "raw" };
+  if ((s.type === "http" && s.httpScheme === "bearer") || s.type === "oauth2" || s.type === "openIdConnect") return { in: "header", name: "Authorization", format: "bearer" };
+  if (s.type === "http" && s.httpScheme === "basic") return { in: "header", name: "Authorization", format: "basic" };
+  return undefined;
+}
+
+const describeScheme = (s: SecurityEntry) => (s.type === "http" ? `http ${s.httpScheme ?? "(no scheme)"}` : s.type === "apiKey" ? `apiKey in ${s.in ?? "(nowhere)"}` : s.type);
+
+/** The operation's authentication, from its security requirements (alternatives in document order). */
+export function authPlan(op: Pick<OperationEntry, "security">): AuthPlan {
+  const optional = op.security.some((alt) => alt.length === 0);
+  if (op.security.length === 0) return { kind: "none", optional: false };
+  for (const alt of op.security) {
+    if (alt.length === 0) continue;
+    const placements = alt.map(placementOf);
+    if (placements.every((p) => p !== undefined)) return { kind: "placed", placements: placements as Placement[], optional };
+  }
+  if (optional) return { kind: "none", optional: true };
+  return { kind: "unsupported", schemes: [...new Set(op.security.flat().filter((s) => !placementOf(s)).map(describeScheme))] };
+}
+
+const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/** The value a placement carries for `secret` (`""` for the empty-credential probe stays empty after the prefix). */
+export function credentialValue(p: Placement, secret: string): string {
+  if (p.format === "bearer") return `Bearer ${secret}`;
+  if (p.format === "basic") return `Basic ${secret === "" ? "" : base64(secret.includes(":") ? secret : `${secret}:`)}`;
+  return secret;
+}
+
+/** Every form in which `credentialValue` may put a secret on the wire beyond the secret itself (for scrubbing). */
+export function encodedForms(secret: string): string[] {
+  return [base64(secret), base64(`${secret}:`)];
+}
+
+/** The Accept header of an operation: its documented response media types, or any type when it documents none. */
+export function acceptOf(op: Pick<OperationEntry, "responses">): string {
+  const types = [...new Set(op.responses.flatMap((r) => r.content.map((c) => c.mediaType)))];
+  return types.length ? types.join(", ") : "*/*";
+}
+
+/** The wire rules of a run, per operation id. */
+export interface WireRules {
+  auth(operation: string): AuthPlan;
+  accept(operation: string): string;
+}
+
+/** Rules for a request the document does not describe: the key in `X-API-Key`, JSON accepted. */
+export const DEFAULT_WIRE_RULES: WireRules = {
+  auth: () => ({ kind: "placed", placements: [{ in: "header", name: "X-API-Key", format: "raw" }], optional: false }),
+  accept: () => "application/json",
+};
+
+/** The rules of every operation of a document; an operation it does not have gets the defaults. */
+export function wireRules(operations: OperationEntry[]): WireRules {
+  const byId = new Map(operations.map((op) => [op.operationId, { auth: authPlan(op), accept: acceptOf(op) }]));
+  return {
+    auth: (id) => byId.get(id)?.auth ?? DEFAULT_WIRE_RULES.auth(id),
+    accept: (id) => byId.get(id)?.accept ?? DEFAULT_WIRE_RULES.accept(id),
+  };
+}
