@@ -27,7 +27,7 @@ function constraints(doc: OpenApiDocument, schema: unknown, depth = 0): Record<s
   const s = derefSchema(doc, schema).schema as Record<string, unknown> | undefined;
   if (!s || typeof s !== "object" || depth > 4) return {};
   const out: Record<string, unknown> = {};
-  for (const key of ["type", "enum", "pattern", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"]) if (s[key] !== undefined) out[key] = s[key];
+  for (const key of ["type", "enum", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength"]) if (s[key] !== undefined) out[key] = s[key];
   if (s.items !== undefined) out.items = constraints(doc, s.items, depth + 1);
   return out;
 }

@@ -16,6 +16,8 @@ export interface Constraints {
   readonly pattern?: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly minLength?: number;
@@ -70,6 +72,8 @@ export function checkValue(name: string, value: unknown, c: Constraints): void {
   if (typeof value === "number") {
     if (c.minimum !== undefined && value < c.minimum) throw new ArgumentError(name, `must be at least ${c.minimum}, got ${value}`);
     if (c.maximum !== undefined && value > c.maximum) throw new ArgumentError(name, `must be at most ${c.maximum}, got ${value}`);
+    if (c.exclusiveMinimum !== undefined && value <= c.exclusiveMinimum) throw new ArgumentError(name, `must be greater than ${c.exclusiveMinimum}, got ${value}`);
+    if (c.exclusiveMaximum !== undefined && value >= c.exclusiveMaximum) throw new ArgumentError(name, `must be less than ${c.exclusiveMaximum}, got ${value}`);
   }
   if (typeof value === "string") {
     if (c.minLength !== undefined && value.length < c.minLength) throw new ArgumentError(name, `must have at least ${c.minLength} character(s)`);

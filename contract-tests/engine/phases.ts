@@ -9,7 +9,7 @@ import type { RequestSpec } from "../target.js";
 import { authPlan } from "../wire.js";
 import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, fromWire, jsonBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, fromWire, isJsonMedia, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 
@@ -41,8 +41,8 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   }
   const values = base(ctx, op);
   const sends: Array<{ values: Values; pair?: string | undefined }> = [];
-  if (!jsonBody(op)?.examples.length) sends.push({ values });
-  for (const e of jsonBody(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e.name) });
+  if (!bodyMedia(op)?.examples.length) sends.push({ values });
+  for (const e of bodyMedia(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e.name) });
   for (const p of op.parameters.filter((x) => x.in !== "path" && x.in !== "cookie"))
     for (const e of p.examples) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
@@ -76,7 +76,7 @@ function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unk
 async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   const values = base(ctx, op);
   const count = ctx.settings.examples;
-  const body = jsonBody(op);
+  const body = bodyMedia(op);
   const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count) : [];
   const linked = linkedValues(ctx, op);
   const optional = op.parameters.filter((p) => (p.in === "query" || p.in === "header") && !p.required);
@@ -111,14 +111,16 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const values = base(ctx, op);
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"] }> = [];
   const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error") => cases.push({ spec, what, demand });
-  const body = jsonBody(op);
+  const body = bodyMedia(op);
   const pointer = body?.schemaPointer;
   if (op.requestBody && values.body && pointer) {
-    const invalid = (candidate: unknown) => ctx.model.validator.validate(pointer, candidate).length > 0;
+    const invalid = (candidate: unknown) => ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
     const noBody = toRequest(op, { ...values, body: undefined } as Values);
     if (op.requestBody.required) add(noBody, "no body where one is required");
-    add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value), contentType: "text/plain", json: undefined }), "a JSON body sent as text/plain");
-    add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }), "malformed JSON");
+    if (isJsonMedia(body.mediaType)) {
+      add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value), contentType: "text/plain", json: undefined }), "a JSON body sent as text/plain");
+      add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }), "malformed JSON");
+    }
     const schema = ctx.model.deref({ $ref: `#${pointer}` }, pointer).schema ?? {};
     const bodies: Array<[unknown, string, Mutation["demand"]]> = invalidValues(ctx.model, { $ref: `#${pointer}` }).map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
     bodies.push([{}, "an empty object", "error"]);
@@ -134,11 +136,14 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     for (const m of invalidValues(ctx.model, p.schema)) {
       const wire = serialize(p, m.value);
       // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
-      if ((p.in === "path" && (wire === "" || m.value === null)) || ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire)).length === 0) continue;
+      const errors = p.in === "path" && (wire === "" || m.value === null) ? [] : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
+      if (errors.length === 0) continue;
       const v = clone(values);
       (p.in === "query" ? v.query : p.in === "header" ? v.header : v.path)[p.name] = m.value;
+      // On the wire every value is text: say what the server reads and the rule that text breaks.
+      const sent = `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, which breaks ${errors[0]!.keyword}`;
       // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
-      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}`, wire === "" ? "warning" : m.demand);
+      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}; ${sent}`, wire === "" ? "warning" : m.demand);
     }
   if (cases.length === 0) skip("skipped: the document rules out no input of this operation");
   for (const c of cases) await ctx.send(c.spec, { intent: "rejection", demand: c.demand, mutation: c.what });

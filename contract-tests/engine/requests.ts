@@ -36,9 +36,51 @@ export function expandPath(op: OperationEntry, path: Record<string, unknown>): s
   });
 }
 
-/** The JSON media type of the request body, if the operation takes one. */
-export function jsonBody(op: OperationEntry) {
-  return op.requestBody?.content.find((m) => /json/i.test(m.mediaType));
+const JSON_MEDIA = /^application\/([\w.+-]+\+)?json\b|^[^/]+\/[^;]*\bjson\b/i;
+const FORM_MEDIA = /^application\/x-www-form-urlencoded\b/i;
+const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
+
+/** A JSON media type (`application/json`, `application/merge-patch+json`, ...). */
+export const isJsonMedia = (mediaType: string) => JSON_MEDIA.test(mediaType);
+
+/**
+ * The media type the suite sends an operation's body as: JSON when the operation takes JSON, else a URL-encoded
+ * form, else a multipart form, else text; undefined when it takes no body or only media the suite cannot write.
+ */
+export function bodyMedia(op: OperationEntry) {
+  const content = op.requestBody?.content ?? [];
+  return content.find((m) => isJsonMedia(m.mediaType)) ?? content.find((m) => FORM_MEDIA.test(m.mediaType)) ?? content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ?? content.find((m) => /^text\//i.test(m.mediaType));
+}
+
+/** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
+const fieldText = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v));
+
+/** The fields of a form body: each member, arrays repeated per item. */
+function formFields(value: unknown): Array<[string, string]> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined).map((x): [string, string] => [k, fieldText(x)]));
+}
+
+const MULTIPART_BOUNDARY = "webauto-contract-suite-boundary-7c1e";
+
+/** A body value written as `mediaType` says: the text sent and its Content-Type. */
+export function encodeBody(mediaType: string, value: unknown): { rawBody: string; contentType: string } {
+  const type = mediaType.split(";")[0]!.trim();
+  if (FORM_MEDIA.test(type)) return { rawBody: new URLSearchParams(formFields(value)).toString(), contentType: type };
+  if (MULTIPART_MEDIA.test(type)) {
+    const quote = (name: string) => name.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
+    const parts = formFields(value).map(([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`);
+    return { rawBody: `${parts.join("")}--${MULTIPART_BOUNDARY}--\r\n`, contentType: `${type}; boundary=${MULTIPART_BOUNDARY}` };
+  }
+  if (isJsonMedia(type)) return { rawBody: JSON.stringify(value), contentType: type };
+  return { rawBody: fieldText(value), contentType: type };
+}
+
+/** The request fields of a body: JSON as `json` (sent as its media type), any other media written out. */
+function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
+  const media = bodyMedia(op);
+  if (!media || isJsonMedia(media.mediaType)) return { json: value, ...(media && !/^application\/json\b/i.test(media.mediaType) ? { contentType: media.mediaType } : {}) };
+  return { json: value, ...encodeBody(media.mediaType, value) };
 }
 
 /** Builds the request for `op` with `values`. */
@@ -56,7 +98,7 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     path: expandPath(op, values.path),
     query,
     ...(Object.keys(headers).length ? { headers } : {}),
-    ...(values.body ? { json: values.body.value } : {}),
+    ...(values.body ? bodyFields(op, values.body.value) : {}),
     ...extra,
   };
 }
@@ -73,6 +115,25 @@ export function fromWire(model: SpecModel, p: ParameterEntry, wire: string | str
     return items.map((i) => scalar(i, itemTypes));
   }
   return scalar(Array.isArray(wire) ? wire.join(",") : wire, types);
+}
+
+/**
+ * A body as the server reads it back: JSON as it is; a form's fields as text, coerced by their property
+ * schemas the way query values are (`"5"` is 5 for an integer), so a mutation that is still valid on the
+ * wire is not taken for a negative case; a text body as its text.
+ */
+export function readBack(model: SpecModel, op: OperationEntry, value: unknown): unknown {
+  const media = bodyMedia(op);
+  if (!media || isJsonMedia(media.mediaType)) return value;
+  if (!FORM_MEDIA.test(media.mediaType) && !MULTIPART_MEDIA.test(media.mediaType)) return fieldText(value);
+  const schema = media.schemaPointer ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {}) : {};
+  const out: Record<string, unknown> = {};
+  for (const [name, text] of formFields(value)) {
+    const p: ParameterEntry = { name, in: "query", required: false, style: "form", explode: true, schema: schema.properties?.[name] ?? {}, schemaPointer: "", examples: [] };
+    const read = fromWire(model, p, [text]);
+    out[name] = Array.isArray(read) && Array.isArray(out[name]) ? [...(out[name] as unknown[]), ...read] : read;
+  }
+  return out;
 }
 
 /** Where the base values of an operation come from, or why there are none. */
@@ -125,7 +186,7 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
     if (!v) return { skip: `skipped: no value for the required ${p.in} parameter ${p.name}` };
     (p.in === "query" ? values.query : values.header)[p.name] = v.value;
   }
-  const media = jsonBody(op);
+  const media = bodyMedia(op);
   if (media) {
     const example = media.examples[0];
     const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1)[0] : {};

@@ -1,11 +1,11 @@
 /** The small generators of the suite, on their own, over every parameter and body schema of the document. */
 import { describe, expect, it } from "vitest";
 import { boundaries, conservative, invalidValues, validSamples } from "../engine/generate.js";
-import { jsonBody } from "../engine/requests.js";
+import { bodyMedia } from "../engine/requests.js";
 import { model } from "../fixtures/exchanges.js";
 
 const params = model.operations.flatMap((op) => op.parameters.map((p) => ({ name: `${op.operationId} ${p.in} ${p.name}`, p })));
-const bodies = model.operations.flatMap((op) => (jsonBody(op)?.schemaPointer ? [{ name: op.operationId, pointer: jsonBody(op)!.schemaPointer! }] : []));
+const bodies = model.operations.flatMap((op) => (bodyMedia(op)?.schemaPointer ? [{ name: op.operationId, pointer: bodyMedia(op)!.schemaPointer! }] : []));
 
 describe("valid samples (json-schema-faker, confirmed by ajv)", () => {
   it.each(bodies.map((b) => [b.name, b] as const))("the body of %s: every sample validates, repeatably", (_name, { pointer }) => {

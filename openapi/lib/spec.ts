@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { upgrade } from "@scalar/openapi-upgrader";
 import { parse } from "yaml";
 import { fileURLToPath } from "node:url";
 
@@ -23,9 +24,16 @@ export type OpenApiDocument = Record<string, any>;
 /** The id under which the whole document is registered with ajv. */
 export const SPEC_ID = "https://webauto-api.local/openapi.yaml";
 
-/** Parses the YAML document (the source of truth) from disk. */
+/**
+ * Parses an OpenAPI document (YAML or JSON) from disk, as OpenAPI 3.1: a Swagger 2.0 or OpenAPI 3.0 document
+ * is upgraded (`nullable` to a `null` type, boolean `exclusiveMinimum`/`exclusiveMaximum` to numbers,
+ * schema `example` to `examples`...) by @scalar/openapi-upgrader, so its schemas are read with the JSON
+ * Schema 2020-12 semantics every tool here uses. A 3.1 document is returned as written.
+ */
 export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
-  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+  const doc = parse(readFileSync(path, "utf8")) as OpenApiDocument;
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return doc;
+  return /^3\.1\./.test(String(doc.openapi)) ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -1,0 +1,140 @@
+/**
+ * Documents other than the project's: an OpenAPI 3.0 document (read with 3.0 semantics: `nullable`, boolean
+ * exclusive bounds), bodies that are forms rather than JSON, and a bearer scheme, run by the whole engine
+ * against a small node:http API that keeps the document's promises, and against variants that break one each.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { loadSpec, SpecValidator } from "../../openapi/lib/spec.js";
+import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
+import { runContract, type ScenarioResult } from "../engine/run.js";
+import { encodeBody } from "../engine/requests.js";
+import { readSettings } from "../settings.js";
+import { cleanUp, tempDir } from "./support/spawn.js";
+
+const TOKEN = "documents-test-token-5d1f";
+
+/** An OpenAPI 3.0 document: a form-encoded POST, a 3.0 exclusive bound on a path id, a nullable member. */
+const DOCUMENT = {
+  openapi: "3.0.3",
+  info: { title: "Forms and nulls", version: "1.0.0" },
+  security: [{ token: [] }],
+  paths: {
+    "/forms": {
+      post: {
+        operationId: "submitForm",
+        requestBody: {
+          required: true,
+          content: {
+            "application/x-www-form-urlencoded": {
+              schema: { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1, maxLength: 20 }, age: { type: "integer", minimum: 0, maximum: 150 } } },
+            },
+          },
+        },
+        responses: { "204": { description: "Accepted." }, "400": { description: "Invalid form." } },
+      },
+    },
+    "/items/{id}": {
+      get: {
+        operationId: "getItem",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 1000 } }],
+        responses: {
+          "200": {
+            description: "The item.",
+            content: { "application/json": { schema: { type: "object", required: ["id", "note"], properties: { id: { type: "integer" }, note: { type: "string", nullable: true } } } } },
+          },
+          "400": { description: "Invalid id." },
+        },
+      },
+    },
+  },
+  components: { securitySchemes: { token: { type: "http", scheme: "bearer" } } },
+};
+
+type Variant = "conforming" | "form-as-json-only" | "note-not-null" | "accepts-age-text";
+
+/** The API, per variant prefix (`/<variant>/...`); it takes only `Authorization: Bearer <TOKEN>`. */
+function handler(req: { url?: string; method?: string; headers: Record<string, string | string[] | undefined>; body: string }, res: Parameters<typeof sendJson>[0]): void {
+  const [, variant = "", ...rest] = (req.url ?? "").split("?")[0]!.split("/");
+  const path = `/${rest.join("/")}`;
+  const v = variant as Variant;
+  if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { message: "token required" });
+  if (req.method === "POST" && path === "/forms") {
+    const type = String(req.headers["content-type"] ?? "");
+    if (v === "form-as-json-only" || !type.startsWith("application/x-www-form-urlencoded")) return sendJson(res, 415, {});
+    const form = new URLSearchParams(req.body);
+    const name = form.get("name");
+    const age = form.get("age");
+    const ageOk = age === null || (/^\d+$/.test(age) && Number(age) <= 150) || (v === "accepts-age-text" && age !== "");
+    if (name === null || name.length < 1 || name.length > 20 || !ageOk) return sendJson(res, 400, { message: "invalid form" });
+    res.writeHead(204).end();
+    return;
+  }
+  const item = /^\/items\/([^/]+)$/.exec(path);
+  if (req.method === "GET" && item) {
+    const id = Number(item[1]);
+    if (!/^\d+$/.test(item[1]!) || id <= 0 || id > 1000) return sendJson(res, 400, { message: "invalid id" });
+    return sendJson(res, 200, { id, note: v === "note-not-null" ? 5 : null });
+  }
+  sendJson(res, 404, {});
+}
+
+let server: TestServer;
+let docPath: string;
+const runs = new Map<Variant, ScenarioResult[]>();
+const errorsOf = (results: ScenarioResult[]) => [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
+
+beforeAll(async () => {
+  server = await startServer((req, res) => handler(req, res));
+  docPath = join(tempDir("contract-doc-"), "openapi.yaml");
+  writeFileSync(docPath, stringify(DOCUMENT));
+  for (const v of ["conforming", "form-as-json-only", "note-not-null", "accepts-age-text"] as Variant[]) {
+    const { results } = await runContract(readSettings({ CONTRACT_SPEC: docPath, CONTRACT_BASE_URL: `${server.url}/${v}`, CONTRACT_API_KEY: TOKEN, CONTRACT_PARAMS: JSON.stringify({ "getItem.id": 7 }) }));
+    runs.set(v, results);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  cleanUp();
+});
+
+describe("an OpenAPI 3.0 document", () => {
+  it("is read with 3.0 semantics: nullable admits null, a boolean exclusiveMinimum excludes its minimum", () => {
+    const validator = new SpecValidator(loadSpec(docPath));
+    const note = "/paths/~1items~1{id}/get/responses/200/content/application~1json/schema";
+    expect(validator.validate(note, { id: 1, note: null })).toEqual([]);
+    expect(validator.validate(note, { id: 1, note: 5 })).not.toEqual([]);
+    const id = "/paths/~1items~1{id}/get/parameters/0/schema";
+    expect(validator.validate(id, 0)).not.toEqual([]);
+    expect(validator.validate(id, 1)).toEqual([]);
+  });
+});
+
+describe("encodeBody", () => {
+  it("writes forms URL-encoded (arrays repeated, non-strings as JSON) and multipart with its boundary", () => {
+    expect(encodeBody("application/x-www-form-urlencoded", { a: "x y", n: 5, t: ["1", "2"] })).toEqual({ rawBody: "a=x+y&n=5&t=1&t=2", contentType: "application/x-www-form-urlencoded" });
+    const multipart = encodeBody("multipart/form-data", { a: "1" });
+    const boundary = /boundary=(.+)$/.exec(multipart.contentType)![1]!;
+    expect(multipart.rawBody).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${boundary}--\r\n`);
+    expect(encodeBody("application/merge-patch+json", { a: 1 })).toEqual({ rawBody: '{"a":1}', contentType: "application/merge-patch+json" });
+  });
+});
+
+describe("the engine on that document", () => {
+  it("passes the API that keeps its promises: forms sent as forms, the token as bearer, every phase run", () => {
+    const results = runs.get("conforming")!;
+    expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
+    for (const phase of ["positive", "negative", "auth"]) expect(results.filter((r) => r.phase === phase).every((r) => r.exchanges > 0), phase).toBe(true);
+  });
+
+  it.each([
+    ["form-as-json-only", "positive_data_acceptance"],
+    ["note-not-null", "response_schema_conformance"],
+    ["accepts-age-text", "negative_data_rejection"],
+  ] as Array<[Variant, string]>)("catches %s with %s", (variant, check) => {
+    expect(errorsOf(runs.get(variant)!)).toContain(check);
+  });
+});
