@@ -1,15 +1,16 @@
+import { essence, matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../exchange.js";
 import type { Check } from "../types.js";
 
-/** A documented status with content carries a documented media type, and a JSON one parses. */
+/** A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one parses. */
 export const contentTypeConformance: Check = (ex, { model }) => {
   const { status, contentType, json, bodyText, truncated } = ex.response;
   if (status === 0 || !model.isDocumentedStatus(ex.operation, status)) return [];
   const media = model.responseMedia(ex.operation, status);
   if (media.length === 0) return []; // documented without content: any body is fine
-  const received = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  const received = essence(contentType ?? "");
   const documented = media.map((m) => m.mediaType.toLowerCase());
-  if (!documented.includes(received))
+  if (!matchingMedia(media, contentType))
     return [finding(ex, { severity: "error", title: "Undocumented Content-Type", received: contentType ? show(contentType, 120) : "(no Content-Type header)", documented: documented.join(", ") })];
   if (/json/.test(received) && json === undefined && !truncated)
     return [finding(ex, { severity: "error", title: "Response body is not valid JSON", received: bodyText ? show(bodyText) : "(empty body)", documented: `a ${received} body` })];

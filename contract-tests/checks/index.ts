@@ -10,6 +10,7 @@ import { notAServerError } from "./not-a-server-error.js";
 import { positiveDataAcceptance } from "./positive-data-acceptance.js";
 import { resourceAvailability } from "./resource-availability.js";
 import { responseEnvelope } from "./response-envelope.js";
+import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { undocumentedProperties } from "./undocumented-properties.js";
@@ -32,6 +33,7 @@ const RESPONSE = {
   content_type_conformance: { fn: contentTypeConformance },
   body_size_limit: { fn: bodySizeLimit },
   response_schema_conformance: { fn: responseSchemaConformance },
+  response_headers_conformance: { fn: responseHeadersConformance },
   undocumented_properties: { fn: undocumentedProperties },
   response_envelope: { fn: responseEnvelope },
 } satisfies Record<string, CheckDef>;

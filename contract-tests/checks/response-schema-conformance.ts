@@ -1,17 +1,27 @@
+import { matchingMedia } from "../../openapi/lib/operations.js";
 import { SPEC_ID, resolvePointer } from "../../openapi/lib/spec.js";
 import { bounded, finding, payload, payloadPrefix, show } from "../exchange.js";
 import type { Check, Finding } from "../types.js";
 
 const MAX_PER_RESPONSE = 10;
 
-/** The body of a documented status validates against its schema in the YAML (ajv, 2020-12, formats). */
+/**
+ * The body of a documented status validates against the schema of the media type it came as (the first JSON
+ * one when its Content-Type is undocumented, which content_type_conformance reports), in the YAML (ajv, 2020-12, formats).
+ */
 export const responseSchemaConformance: Check = (ex, { model }) => {
-  const { status, json } = ex.response;
-  if (status === 0 || json === undefined || !model.isDocumentedStatus(ex.operation, status)) return [];
-  const pointer = model.responseMedia(ex.operation, status).find((m) => m.schemaPointer && /json/i.test(m.mediaType))?.schemaPointer;
-  if (!pointer) return [];
-  const body = payload(model, ex);
-  const prefix = payloadPrefix(model, ex);
+  const { status, json, bodyText, truncated } = ex.response;
+  if (status === 0 || truncated || !model.isDocumentedStatus(ex.operation, status)) return [];
+  const media = model.responseMedia(ex.operation, status);
+  const matched = matchingMedia(media, ex.response.contentType);
+  // A text body (text/plain, text/csv...) is its text, even when it happens to parse as JSON; other
+  // media that are not JSON (XML, binary, forms) are not validated.
+  const asText = matched !== undefined && /^text\//i.test(matched.mediaType);
+  if (matched && !asText && !/json/i.test(matched.mediaType)) return [];
+  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && /json/i.test(m.mediaType)))?.schemaPointer;
+  if (!pointer || (!asText && json === undefined)) return [];
+  const body = asText ? bodyText : payload(model, ex);
+  const prefix = asText ? "" : payloadPrefix(model, ex);
   const seen = new Set<string>();
   const out: Array<Omit<Finding, "check">> = [];
   for (const err of model.validator.validate(pointer, body)) {

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { buildOperationTable } from "../../openapi/lib/operations.js";
 import { loadSpec, SpecValidator } from "../../openapi/lib/spec.js";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
 import { runContract, type ScenarioResult } from "../engine/run.js";
@@ -110,6 +111,24 @@ describe("an OpenAPI 3.0 document", () => {
     const id = "/paths/~1items~1{id}/get/parameters/0/schema";
     expect(validator.validate(id, 0)).not.toEqual([]);
     expect(validator.validate(id, 1)).toEqual([]);
+  });
+});
+
+describe("a Swagger 2.0 document", () => {
+  it("is read as OpenAPI 3.1: body parameters become request bodies, definitions component schemas", () => {
+    const path = join(tempDir("contract-doc-"), "swagger.json");
+    const swagger = {
+      swagger: "2.0",
+      info: { title: "Old", version: "1" },
+      paths: { "/pets": { post: { operationId: "addPet", consumes: ["application/json"], produces: ["application/json"], parameters: [{ name: "body", in: "body", required: true, schema: { $ref: "#/definitions/Pet" } }], responses: { "201": { description: "made", schema: { $ref: "#/definitions/Pet" } } } } } },
+      definitions: { Pet: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
+    };
+    writeFileSync(path, JSON.stringify(swagger));
+    const doc = loadSpec(path);
+    expect(String(doc.openapi)).toMatch(/^3\.1\./);
+    const op = buildOperationTable(doc).find((o) => o.operationId === "addPet")!;
+    expect(op.requestBody).toMatchObject({ required: true, content: [{ mediaType: "application/json" }] });
+    expect(new SpecValidator(doc).validate("/components/schemas/Pet", {})).not.toEqual([]);
   });
 });
 

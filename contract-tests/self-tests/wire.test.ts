@@ -49,7 +49,7 @@ describe("credentialValue", () => {
 });
 
 describe("acceptOf", () => {
-  const responses = (...types: string[][]) => ({ responses: types.map((content, i) => ({ status: String(200 + i), description: "", links: [], content: content.map((mediaType) => ({ mediaType, examples: [] })) })) }) as Pick<OperationEntry, "responses">;
+  const responses = (...types: string[][]) => ({ responses: types.map((content, i) => ({ status: String(200 + i), description: "", links: [], headers: [], content: content.map((mediaType) => ({ mediaType, examples: [] })) })) }) as Pick<OperationEntry, "responses">;
   it("lists the documented response media types once each, or any type when none is documented", () => {
     expect(acceptOf(responses(["text/plain"], ["application/json", "text/plain"]))).toBe("text/plain, application/json");
     expect(acceptOf(responses([]))).toBe("*/*");

@@ -49,6 +49,14 @@ export interface LinkEntry {
   requestBody?: unknown;
 }
 
+/** A documented response header (`Content-Type` is left out: OpenAPI ignores it there). */
+export interface HeaderEntry {
+  name: string;
+  required: boolean;
+  /** JSON pointer of the header's schema in the document, when it has one. */
+  schemaPointer?: string;
+}
+
 /** A documented response. */
 export interface ResponseEntry {
   /** `200`, `4XX` or `default`, as written. */
@@ -56,6 +64,7 @@ export interface ResponseEntry {
   description: string;
   content: MediaEntry[];
   links: LinkEntry[];
+  headers: HeaderEntry[];
 }
 
 /** A security scheme an operation may be called with. */
@@ -145,6 +154,16 @@ function parameterEntries(doc: OpenApiDocument, pathItemPointer: string, opPoint
   return [...byKey.values()];
 }
 
+function headerEntries(doc: OpenApiDocument, headers: unknown, pointer: string): HeaderEntry[] {
+  if (!headers || typeof headers !== "object") return [];
+  return Object.entries(headers as Record<string, unknown>)
+    .filter(([name]) => name.toLowerCase() !== "content-type")
+    .map(([name, raw]) => {
+      const { value: h, pointer: at } = deref(doc, raw, `${pointer}/${toPointer([name]).slice(1)}`);
+      return { name, required: h?.required === true, ...(h?.schema !== undefined ? { schemaPointer: `${at}/schema` } : {}) };
+    });
+}
+
 function linkEntries(doc: OpenApiDocument, links: unknown, pointer: string, operationIdOf: (ref: string) => string | undefined): LinkEntry[] {
   if (!links || typeof links !== "object") return [];
   return Object.entries(links as Record<string, any>).flatMap(([name, raw]) => {
@@ -197,7 +216,13 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
         parameters: parameterEntries(doc, itemPointer, pointer),
         responses: Object.entries((op.responses ?? {}) as Record<string, unknown>).map(([status, raw]) => {
           const { value: r, pointer: at } = deref(doc, raw, `${pointer}/responses/${status}`);
-          return { status, description: String(r?.description ?? ""), content: mediaEntries(doc, r?.content, `${at}/content`), links: linkEntries(doc, r?.links, `${at}/links`, operationIdOf) };
+          return {
+            status,
+            description: String(r?.description ?? ""),
+            content: mediaEntries(doc, r?.content, `${at}/content`),
+            links: linkEntries(doc, r?.links, `${at}/links`, operationIdOf),
+            headers: headerEntries(doc, r?.headers, `${at}/headers`),
+          };
         }),
         security: securityEntries(doc, op.security ?? doc.security),
       };
@@ -220,4 +245,23 @@ export function documentedResponse(op: OperationEntry, status: number): Response
 /** The first documented 2xx response (exact codes before ranges), the one a successful call returns. */
 export function successResponse(op: OperationEntry): ResponseEntry | undefined {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status.toUpperCase() === "2XX");
+}
+
+/** The media type without parameters, lower-cased (`application/json; charset=utf-8` is `application/json`). */
+export function essence(mediaType: string): string {
+  return mediaType.split(";")[0]!.trim().toLowerCase();
+}
+
+/** Whether `received` falls in the documented media range (`application/json`, `text/*`, `*\/*`). */
+export function inMediaRange(range: string, received: string): boolean {
+  const [rt = "", rs = ""] = essence(range).split("/");
+  const [t = "", s = ""] = essence(received).split("/");
+  if (!t || !s) return false;
+  return (rt === "*" || rt === t) && (rs === "*" || rs === s);
+}
+
+/** The documented media entry a received Content-Type matches: an exact one before a range. */
+export function matchingMedia(media: MediaEntry[], received: string | null): MediaEntry | undefined {
+  if (!received) return undefined;
+  return media.find((m) => essence(m.mediaType) === essence(received)) ?? media.find((m) => inMediaRange(m.mediaType, received));
 }
