@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SPEC_PATH } from "../openapi/lib/spec.js";
+import { DocumentError, loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
 import { headerValueProblem } from "../src/values.js";
 
 /** The validated settings of one run. */
@@ -134,11 +134,24 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     const raw = httpUrl(env, "CONTRACT_BASE_URL");
     const url = new URL(raw);
     if (url.search || url.hash) throw new SettingsError("CONTRACT_BASE_URL must not carry a query string or fragment");
-    if (/\/v1\/?$/.test(url.pathname)) throw new SettingsError("CONTRACT_BASE_URL must not end in /v1: the suite adds it to every path");
     baseUrl = raw.replace(/\/+$/, "");
   }
   const specPath = resolve(env.CONTRACT_SPEC?.trim() || SPEC_PATH);
   if (!existsSync(specPath)) throw new SettingsError(`CONTRACT_SPEC names a file that does not exist: ${specPath}`);
+  let doc: Record<string, any>;
+  try {
+    doc = loadSpec(specPath);
+  } catch (err) {
+    if (err instanceof DocumentError) throw new SettingsError(`CONTRACT_SPEC: ${err.message}`);
+    throw err;
+  }
+  // The document's paths are appended to the base URL: a base ending in the segment every path starts with
+  // (e.g. /v1) would double it.
+  const paths = Object.keys(doc.paths ?? {});
+  const last = new URL(baseUrl || "http://localhost/").pathname.replace(/\/+$/, "").split("/").pop();
+  if (last && paths.length > 0 && paths.every((p) => p.split("/")[1] === last)) {
+    throw new SettingsError(`CONTRACT_BASE_URL must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`);
+  }
   const baseline = env.CONTRACT_BASELINE?.trim();
   return {
     kind,

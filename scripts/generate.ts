@@ -10,7 +10,7 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { createPatch } from "diff";
 import openapiTS, { astToString } from "openapi-typescript";
 import { buildOperationTable, successResponse, type OperationEntry } from "../openapi/lib/operations.js";
@@ -63,7 +63,8 @@ export async function renderAll(specPath: string): Promise<Record<string, string
   const doc = loadSpec(specPath);
   const ops = buildOperationTable(doc);
   // defaultNonNullable off: a property with a default (max_cache_age) stays optional in request types.
-  const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false, defaultNonNullable: false });
+  // The document as read (a Swagger 2.0 or OpenAPI 3.0 one upgraded to 3.1), so every artefact sees the same document.
+  const ast = await openapiTS(structuredClone(doc) as never, { alphabetize: false, defaultNonNullable: false });
   const routes = Object.fromEntries(ops.map((op) => [op.operationId, route(doc, op)]));
   return {
     "schema.d.ts": `${banner("TypeScript types made by openapi-typescript", "ts")}\n${astToString(ast)}`,
@@ -121,4 +122,10 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // A document that cannot be read or typed ends with one line naming the file and the reason, not a stack.
+  process.exitCode = await main().catch((err: unknown) => {
+    console.error(`npm run generate: cannot generate from ${argPath("--spec", SPEC_PATH)}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  });
+}

@@ -1,5 +1,8 @@
 /** Every setting's rule: a clear message naming the variable, never a secret in it. */
-import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanUp, tempDir } from "./support/spawn.js";
 import { DEFAULT_MAX_REQUESTS, MOCK_API_KEY, readSettings, SettingsError } from "../settings.js";
 
 const live = { CONTRACT_BASE_URL: "https://staging.example.com/", CONTRACT_API_KEY: "sk_live_setting_test" };
@@ -13,6 +16,37 @@ const refused = (env: Record<string, string>) => {
   throw new Error("expected a SettingsError");
 };
 
+afterAll(() => cleanUp());
+
+/** A file in a temporary folder holding `text`; returns its path. */
+const file = (name: string, text: string) => {
+  const path = join(tempDir("contract-settings-"), name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe("CONTRACT_SPEC", () => {
+  it.each([
+    ["a YAML list", "- a\n", /not an OpenAPI document: expected a mapping/],
+    ["broken YAML", "openapi: 3.1.0\ninfo: [\n", /cannot be read as YAML or JSON: .*line/],
+    ["an AsyncAPI document", "asyncapi: 2.6.0\n", /"openapi" must be 3\.0\.x, 3\.1\.x or 3\.2\.x .*got null/],
+    ["an unknown version", "openapi: 4.0.0\npaths: {}\n", /got "4\.0\.0"/],
+    ["paths that are a list", "openapi: 3.1.0\npaths: [a]\n", /"paths" must be a mapping/],
+  ])("refuses %s, naming the file and the rule (exit 2, before any server starts)", (_what, text, message) => {
+    const path = file("doc.yaml", text);
+    const msg = refused({ CONTRACT_SPEC: path });
+    expect(msg).toMatch(/^CONTRACT_SPEC: /);
+    expect(msg).toContain(path);
+    expect(msg).toMatch(message);
+  });
+
+  it("refuses a base URL ending in the segment every path starts with, and allows it when the paths do not", () => {
+    expect(refused({ ...live, CONTRACT_BASE_URL: "https://x/v1" })).toMatch(/must not end in \/v1: every path of the document starts with \/v1/);
+    const path = file("other.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {}\n  /v1/x: {}\n");
+    expect(readSettings({ ...live, CONTRACT_BASE_URL: "https://x/v1", CONTRACT_SPEC: path }).baseUrl).toBe("https://x/v1");
+  });
+});
+
 describe("readSettings", () => {
   it("defaults to the mock, with a placeholder key and a generous budget", () => {
     expect(readSettings({})).toMatchObject({ kind: "mock", baseUrl: "", apiKey: MOCK_API_KEY, maxRequests: DEFAULT_MAX_REQUESTS.mock, examples: 10, strict: false, timeoutExplicit: false });
@@ -25,7 +59,6 @@ describe("readSettings", () => {
   it.each([
     [{ ...live, CONTRACT_API_KEY: "" }, /CONTRACT_API_KEY is required/],
     [{ ...live, CONTRACT_BASE_URL: "ftp://x" }, /CONTRACT_BASE_URL must use http or https/],
-    [{ ...live, CONTRACT_BASE_URL: "https://x/v1" }, /must not end in \/v1/],
     [{ ...live, CONTRACT_BASE_URL: "https://x/?a=1" }, /query string or fragment/],
     [{ ...live, CONTRACT_STRICT: "yes" }, /CONTRACT_STRICT must be 1 or 0/],
     [{ ...live, CONTRACT_MAX_REQUESTS: "0" }, /CONTRACT_MAX_REQUESTS must be an integer of at least 1/],

@@ -24,16 +24,34 @@ export type OpenApiDocument = Record<string, any>;
 /** The id under which the whole document is registered with ajv. */
 export const SPEC_ID = "https://webauto-api.local/openapi.yaml";
 
+/** A file that is not an OpenAPI document this project can read; the message names the file and the rule. */
+export class DocumentError extends Error {
+  override name = "DocumentError";
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
 /**
  * Parses an OpenAPI document (YAML or JSON) from disk, as OpenAPI 3.1: a Swagger 2.0 or OpenAPI 3.0 document
  * is upgraded (`nullable` to a `null` type, boolean `exclusiveMinimum`/`exclusiveMaximum` to numbers,
  * schema `example` to `examples`...) by @scalar/openapi-upgrader, so its schemas are read with the JSON
- * Schema 2020-12 semantics every tool here uses. A 3.1 document is returned as written.
+ * Schema 2020-12 semantics every tool here uses. A 3.1 (or 3.2) document is returned as written.
+ * Throws {@link DocumentError} for a file that is not YAML/JSON or not an OpenAPI 2.0/3.x document.
  */
 export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
-  const doc = parse(readFileSync(path, "utf8")) as OpenApiDocument;
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return doc;
-  return /^3\.1\./.test(String(doc.openapi)) ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new DocumentError(`${path} cannot be read as YAML or JSON: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
+  }
+  if (!isMapping(doc)) throw new DocumentError(`${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : JSON.stringify(doc)?.slice(0, 40) ?? "nothing"}`);
+  const openapi = typeof doc.openapi === "string" ? doc.openapi : undefined;
+  if (!(openapi && /^3\.[0-2]\.\d/.test(openapi)) && String(doc.swagger) !== "2.0") {
+    throw new DocumentError(`${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)}`);
+  }
+  if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
+  return openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -100,6 +100,16 @@ describe("spec gates", { timeout: 120_000 }, () => {
     expect(output).toMatch(/^\+.*cancelled/m);
   });
 
+  test("a file that is not an OpenAPI document ends generation with one line naming it and the rule, no stack", () => {
+    const dir = mkdtempSync(join(tmpdir(), "webauto-gen-"));
+    const spec = join(dir, "list.yaml");
+    writeFileSync(spec, "- not\n- a document\n");
+    const { status, output } = driftCheck(spec, dir);
+    expect(status, output).toBe(1);
+    expect(output).toContain(`npm run generate: cannot generate from ${spec}: ${spec} is not an OpenAPI document`);
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
   test("the whole project type-checks under strict TypeScript", () => {
     const { status, output } = run([join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.json")]);
     expect(status, output).toBe(0);
