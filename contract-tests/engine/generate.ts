@@ -113,6 +113,9 @@ export function jsonType(v: unknown): string {
 const allows = (types: string[], t: string) => types.includes(t) || (t === "integer" && types.includes("number"));
 
 /** Values that break a (dereferenced) schema: wrong JSON type, out of range, outside the enum, pattern, format. */
+/** The longest string or array a length mutation builds (a maxLength of millions is not probed). */
+const MAX_GENERATED_LENGTH = 10_000;
+
 export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
   const s = model.deref(schema, "").schema;
   if (!isObject(s)) return [];
@@ -125,7 +128,20 @@ export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
   if (types.includes("integer")) out.push({ what: "a fraction where an integer is required", value: 1.5, demand: "error" });
   if (typeof s.minimum === "number") out.push({ what: `below the minimum ${s.minimum}`, value: s.minimum - 1, demand: "error" });
   if (typeof s.maximum === "number") out.push({ what: `above the maximum ${s.maximum}`, value: s.maximum + 1, demand: "error" });
+  if (typeof s.exclusiveMinimum === "number") out.push({ what: `at the exclusive minimum ${s.exclusiveMinimum}`, value: s.exclusiveMinimum, demand: "error" });
+  if (typeof s.exclusiveMaximum === "number") out.push({ what: `at the exclusive maximum ${s.exclusiveMaximum}`, value: s.exclusiveMaximum, demand: "error" });
+  if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
+    const off = types.includes("integer") ? (s.multipleOf > 1 ? s.multipleOf + 1 : undefined) : s.multipleOf * 1.5;
+    if (off !== undefined) out.push({ what: `not a multiple of ${s.multipleOf}`, value: off, demand: "error" });
+  }
   if (s.format === "int32" && s.maximum === undefined) out.push({ what: "beyond int32", value: INT32_MAX + 1, demand: "error" });
+  if (types.includes("string") || (types.length === 0 && (s.minLength !== undefined || s.maxLength !== undefined))) {
+    if (typeof s.minLength === "number" && s.minLength > 0) out.push({ what: `shorter than minLength ${s.minLength}`, value: "x".repeat(s.minLength - 1), demand: "error" });
+    if (typeof s.maxLength === "number" && s.maxLength < MAX_GENERATED_LENGTH) out.push({ what: `longer than maxLength ${s.maxLength}`, value: "x".repeat(s.maxLength + 1), demand: "error" });
+  }
+  if (s.const !== undefined && (typeof s.const === "string" || typeof s.const === "number")) {
+    out.push({ what: `other than the const ${JSON.stringify(s.const)}`, value: typeof s.const === "string" ? `${s.const}-other` : s.const + 1, demand: "error" });
+  }
   if (Array.isArray(s.enum) && s.enum.every((e: unknown) => typeof e === "string")) out.push({ what: "a value outside the enum", value: "not-an-allowed-value", demand: "error" });
   if (typeof s.pattern === "string") {
     const re = new RegExp(s.pattern, "u");
@@ -136,6 +152,11 @@ export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
   if (types.includes("array") && s.items !== undefined) {
     for (const m of invalidValues(model, s.items)) out.push({ ...m, what: `an item that is ${m.what}`, value: [m.value] });
     if (typeof s.minItems === "number" && s.minItems > 0) out.push({ what: `fewer than ${s.minItems} items`, value: [], demand: "error" });
+    const itemSchema = model.deref(s.items, "").schema;
+    const itemTypes = isObject(itemSchema) ? typesOf(itemSchema) : [];
+    const item = isObject(itemSchema) && Array.isArray(itemSchema.enum) ? itemSchema.enum[0] : TYPED_VALUES.find((v) => allows(itemTypes, jsonType(v)));
+    if (typeof s.maxItems === "number" && s.maxItems < MAX_GENERATED_LENGTH && item !== undefined && s.uniqueItems !== true)
+      out.push({ what: `more than ${s.maxItems} items`, value: Array.from({ length: s.maxItems + 1 }, () => item), demand: "error" });
   }
   return out;
 }

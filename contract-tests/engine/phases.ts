@@ -9,7 +9,7 @@ import type { RequestSpec } from "../target.js";
 import { authPlan } from "../wire.js";
 import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, fromWire, isJsonMedia, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, bucketOf, fromWire, isJsonMedia, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 
@@ -43,14 +43,14 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const sends: Array<{ values: Values; pair?: string | undefined }> = [];
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
   for (const e of bodyMedia(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e.name) });
-  for (const p of op.parameters.filter((x) => x.in !== "path" && x.in !== "cookie"))
+  for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
       const live = ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name);
       const value = live ? linkedValues(ctx, op).get(p.name)?.[0] : e.value;
       if (value === undefined) continue;
       const v = clone(values);
-      (p.in === "query" ? v.query : v.header)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
+      bucketOf(v, p.in)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
       sends.push({ values: v, pair: live ? undefined : pairOf(op, e.name) });
     }
   for (const s of sends) {
@@ -79,7 +79,7 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const body = bodyMedia(op);
   const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count) : [];
   const linked = linkedValues(ctx, op);
-  const optional = op.parameters.filter((p) => (p.in === "query" || p.in === "header") && !p.required);
+  const optional = op.parameters.filter((p) => p.in !== "path" && !p.required);
   const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, GENERATION_SEED + p.name.length)]));
   for (let i = 0; i < count; i++) {
     const v = clone(values);
@@ -89,7 +89,7 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       // On a live target an identifier the document links to must exist: link-fed parameters use linked values only.
       const fed = linked.get(p.name);
       const value = fed ? fed[i % fed.length] : ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name) ? undefined : samples.get(p.name)?.[i];
-      if (value !== undefined) (p.in === "query" ? v.query : v.header)[p.name] = Array.isArray(value) || !isArraySchema(ctx.model, p.schema) ? value : [value];
+      if (value !== undefined) bucketOf(v, p.in)[p.name] = Array.isArray(value) || !isArraySchema(ctx.model, p.schema) ? value : [value];
     });
     await ctx.send(toRequest(op, v));
   }
@@ -132,14 +132,14 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       for (const m of invalidValues(ctx.model, s)) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     for (const [candidate, what, demand] of bodies) if (invalid(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
-  for (const p of op.parameters.filter((x) => x.in === "query" || x.in === "header" || x.in === "path"))
+  for (const p of op.parameters)
     for (const m of invalidValues(ctx.model, p.schema)) {
       const wire = serialize(p, m.value);
       // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
       const errors = p.in === "path" && (wire === "" || m.value === null) ? [] : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
       if (errors.length === 0) continue;
       const v = clone(values);
-      (p.in === "query" ? v.query : p.in === "header" ? v.header : v.path)[p.name] = m.value;
+      bucketOf(v, p.in)[p.name] = m.value;
       // On the wire every value is text: say what the server reads and the rule that text breaks.
       const sent = `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, which breaks ${errors[0]!.keyword}`;
       // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
@@ -175,7 +175,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
   const linkedPath = Object.fromEntries(usable.filter((x) => x.p!.in === "path").map((x) => [x.p!.name, x.value]));
   const values = base(ctx, target, linkedPath);
   const put = (v: Values, name: string, inWhere: string, value: unknown) => {
-    const bucket = inWhere === "query" ? v.query : inWhere === "header" ? v.header : v.path;
+    const bucket = bucketOf(v, inWhere);
     bucket[name] = isArraySchema(ctx.model, target.parameters.find((x) => x.name === name)?.schema) && !Array.isArray(value) ? [value] : value;
   };
   const fed = clone(values);
@@ -208,7 +208,7 @@ async function isolation(ctx: ScenarioContext, op: OperationEntry, links: Source
       const p = linkParameter(target, name);
       if (!p) continue;
       const v = base(ctx, target, p.in === "path" ? { [p.name]: ids[0] } : {});
-      if (p.in !== "path") (p.in === "query" ? v.query : v.header)[p.name] = isArraySchema(ctx.model, p.schema) ? ids.slice(0, 3) : ids[0];
+      if (p.in !== "path") bucketOf(v, p.in)[p.name] = isArraySchema(ctx.model, p.schema) ? ids.slice(0, 3) : ids[0];
       await ctx.send({ ...toRequest(target, v), key: "second" }, { intent: "other-account", foreignIds: ids });
     }
   }

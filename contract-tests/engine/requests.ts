@@ -14,7 +14,16 @@ export interface Values {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   header: Record<string, unknown>;
+  cookie: Record<string, unknown>;
   body?: { value: unknown };
+}
+
+/** No values yet. */
+export const emptyValues = (): Values => ({ path: {}, query: {}, header: {}, cookie: {} });
+
+/** The values of one parameter location (`path`, `query`, `header` or `cookie`). */
+export function bucketOf(values: Values, where: string): Record<string, unknown> {
+  return where === "query" ? values.query : where === "header" ? values.header : where === "cookie" ? values.cookie : values.path;
 }
 
 /** Serialises a parameter value by its style: arrays joined (or repeated when exploded in a form). */
@@ -91,7 +100,14 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     if (value !== undefined && p) query[name] = serialize(p, value);
   }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(values.header)) if (value !== undefined) headers[name] = String(value);
+  const wire = (where: string, name: string, value: unknown) => {
+    const p = op.parameters.find((x) => x.in === where && x.name === name);
+    const text = p ? serialize(p, value) : String(value);
+    return Array.isArray(text) ? text.join(",") : text;
+  };
+  for (const [name, value] of Object.entries(values.header)) if (value !== undefined) headers[name] = wire("header", name, value);
+  const cookies = Object.entries(values.cookie ?? {}).filter(([, v]) => v !== undefined).map(([name, v]) => `${name}=${encodeURIComponent(wire("cookie", name, v))}`);
+  if (cookies.length) headers.cookie = cookies.join("; ");
   return {
     operation: op.operationId,
     method: op.method,
@@ -166,9 +182,8 @@ export function withConfiguredMembers(settings: Settings, op: OperationEntry, bo
  */
 export function baseValues(model: SpecModel, settings: Settings, op: OperationEntry, linked: Record<string, unknown> = {}): BaseValues {
   const live = settings.kind === "live";
-  const values: Values = { path: {}, query: {}, header: {} };
+  const values = emptyValues();
   for (const p of op.parameters) {
-    if (p.in === "cookie") continue;
     if (p.in === "path") {
       const configured = configuredValue(settings, op.operationId, p.name);
       if (configured.found) values.path[p.name] = configured.value;
@@ -184,7 +199,7 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
     if (!p.required) continue;
     const v = parameterValue(model, settings, op, p, true);
     if (!v) return { skip: `skipped: no value for the required ${p.in} parameter ${p.name}` };
-    (p.in === "query" ? values.query : values.header)[p.name] = v.value;
+    bucketOf(values, p.in)[p.name] = v.value;
   }
   const media = bodyMedia(op);
   if (media) {

@@ -1,6 +1,7 @@
 /**
  * Documents other than the project's: an OpenAPI 3.0 document (read with 3.0 semantics: `nullable`, boolean
- * exclusive bounds), bodies that are forms rather than JSON, and a bearer scheme, run by the whole engine
+ * exclusive bounds), bodies that are forms rather than JSON, a bearer scheme, a required cookie parameter,
+ * a parameter described by `content`, and an `Authorization` header parameter OpenAPI says to ignore, run by the whole engine
  * against a small node:http API that keeps the document's promises, and against variants that break one each.
  */
 import { writeFileSync } from "node:fs";
@@ -40,7 +41,13 @@ const DOCUMENT = {
     "/items/{id}": {
       get: {
         operationId: "getItem",
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 1000 } }],
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 1000 } },
+          { name: "session", in: "cookie", required: true, schema: { type: "string", minLength: 3, maxLength: 10 } },
+          // Ignored, as OpenAPI says: the credential's own header is never overwritten by a parameter.
+          { name: "Authorization", in: "header", required: true, schema: { type: "string", enum: ["never-sent"] } },
+          { name: "filter", in: "query", content: { "application/json": { schema: { type: "object", properties: { tag: { type: "string" } } } } } },
+        ],
         responses: {
           "200": {
             description: "The item.",
@@ -54,7 +61,7 @@ const DOCUMENT = {
   components: { securitySchemes: { token: { type: "http", scheme: "bearer" } } },
 };
 
-type Variant = "conforming" | "form-as-json-only" | "note-not-null" | "accepts-age-text";
+type Variant = "conforming" | "form-as-json-only" | "note-not-null" | "accepts-age-text" | "accepts-any-session";
 
 /** The API, per variant prefix (`/<variant>/...`); it takes only `Authorization: Bearer <TOKEN>`. */
 function handler(req: { url?: string; method?: string; headers: Record<string, string | string[] | undefined>; body: string }, res: Parameters<typeof sendJson>[0]): void {
@@ -75,6 +82,19 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
   }
   const item = /^\/items\/([^/]+)$/.exec(path);
   if (req.method === "GET" && item) {
+    const session = /(?:^|;\s*)session=([^;]*)/.exec(String(req.headers.cookie ?? ""))?.[1];
+    const sessionOk = session !== undefined && ((session.length >= 3 && session.length <= 10) || v === "accepts-any-session");
+    if (!sessionOk) return sendJson(res, 400, { message: "session cookie required" });
+    const filter = new URL(req.url ?? "/", "http://x").searchParams.get("filter");
+    const filterOk = filter === null || (() => {
+      try {
+        const f: unknown = JSON.parse(filter);
+        return f !== null && typeof f === "object" && !Array.isArray(f) && (typeof (f as { tag?: unknown }).tag === "string" || !("tag" in f));
+      } catch {
+        return false;
+      }
+    })();
+    if (!filterOk) return sendJson(res, 400, { message: "filter must be a JSON object" });
     const id = Number(item[1]);
     if (!/^\d+$/.test(item[1]!) || id <= 0 || id > 1000) return sendJson(res, 400, { message: "invalid id" });
     return sendJson(res, 200, { id, note: v === "note-not-null" ? 5 : null });
@@ -91,7 +111,7 @@ beforeAll(async () => {
   server = await startServer((req, res) => handler(req, res));
   docPath = join(tempDir("contract-doc-"), "openapi.yaml");
   writeFileSync(docPath, stringify(DOCUMENT));
-  for (const v of ["conforming", "form-as-json-only", "note-not-null", "accepts-age-text"] as Variant[]) {
+  for (const v of ["conforming", "form-as-json-only", "note-not-null", "accepts-age-text", "accepts-any-session"] as Variant[]) {
     const { results } = await runContract(readSettings({ CONTRACT_SPEC: docPath, CONTRACT_BASE_URL: `${server.url}/${v}`, CONTRACT_API_KEY: TOKEN, CONTRACT_PARAMS: JSON.stringify({ "getItem.id": 7 }) }));
     runs.set(v, results);
   }
@@ -153,6 +173,7 @@ describe("the engine on that document", () => {
     ["form-as-json-only", "positive_data_acceptance"],
     ["note-not-null", "response_schema_conformance"],
     ["accepts-age-text", "negative_data_rejection"],
+    ["accepts-any-session", "negative_data_rejection"],
   ] as Array<[Variant, string]>)("catches %s with %s", (variant, check) => {
     expect(errorsOf(runs.get(variant)!)).toContain(check);
   });

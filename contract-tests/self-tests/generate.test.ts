@@ -38,6 +38,20 @@ describe("boundaries and invalid values", () => {
     for (const m of invalidValues(model, p.schema)) expect(model.validator.validate(p.schemaPointer, m.value), m.what).not.toEqual([]);
   });
 
+  it.each([
+    [{ type: "string", minLength: 3, maxLength: 5 }, ["shorter than minLength 3", "longer than maxLength 5"]],
+    [{ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 }, ["at the exclusive minimum 0", "at the exclusive maximum 1"]],
+    [{ type: "integer", multipleOf: 5 }, ["not a multiple of 5"]],
+    [{ type: "number", multipleOf: 0.5 }, ["not a multiple of 0.5"]],
+    [{ type: "string", const: "on" }, ['other than the const "on"']],
+    [{ type: "array", maxItems: 2, items: { type: "string", enum: ["a", "b"] } }, ["more than 2 items"]],
+  ])("mutates every keyword of %j, each mutation invalid by ajv", (schema, expected) => {
+    const mutations = invalidValues(model, schema);
+    expect(mutations.map((m) => m.what)).toEqual(expect.arrayContaining(expected));
+    const validate = model.validator.ajv.compile(schema);
+    for (const m of mutations) expect(validate(m.value), `${m.what}: ${JSON.stringify(m.value)}`).toBe(false);
+  });
+
   it("names formats and patterns as implied, everything else as demanded", () => {
     const kinds = invalidValues(model, { type: "string", pattern: "^brq_", format: "uri" }).map((m) => `${m.demand}: ${m.what}`);
     expect(kinds).toEqual(expect.arrayContaining(["error: integer where the schema allows string", "warning: a string not matching ^brq_", "warning: a string that is not a uri"]));

@@ -138,6 +138,11 @@ function parameterEntries(doc: OpenApiDocument, pathItemPointer: string, opPoint
     list.forEach((raw, i) => {
       const { value: p, pointer } = deref(doc, raw, `${base}/parameters/${i}`);
       if (!p || typeof p.name !== "string" || typeof p.in !== "string") return;
+      // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored.
+      if (p.in === "header" && /^(accept|content-type|authorization)$/i.test(p.name)) return;
+      // A parameter described by `content` (one media type) instead of `schema` takes that media type's schema.
+      const contentSchema = p.schema === undefined && p.content && typeof p.content === "object" ? Object.keys(p.content)[0] : undefined;
+      const schemaPointer = contentSchema !== undefined ? `${pointer}/content/${toPointer([contentSchema]).slice(1)}/schema` : `${pointer}/schema`;
       const style = typeof p.style === "string" ? p.style : p.in === "query" || p.in === "cookie" ? "form" : "simple";
       byKey.set(`${p.in}:${p.name}`, {
         name: p.name,
@@ -145,8 +150,8 @@ function parameterEntries(doc: OpenApiDocument, pathItemPointer: string, opPoint
         required: p.in === "path" ? true : p.required === true,
         style,
         explode: typeof p.explode === "boolean" ? p.explode : style === "form",
-        schema: p.schema ?? {},
-        schemaPointer: `${pointer}/schema`,
+        schema: p.schema ?? (contentSchema !== undefined ? p.content[contentSchema]?.schema : undefined) ?? {},
+        schemaPointer,
         examples: examplesOf(doc, p),
       });
     });

@@ -103,7 +103,8 @@ export class SpecValidator {
   validator(pointer: string): ValidateFunction {
     let fn = this.cache.get(pointer);
     if (!fn) {
-      fn = this.ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
+      // A pointer to nothing (a parameter without a schema) constrains nothing.
+      fn = this.ajv.compile(resolvePointer(this.spec, pointer) === undefined ? {} : { $ref: `${SPEC_ID}#${pointer}` });
       this.cache.set(pointer, fn);
     }
     return fn;
