@@ -19,6 +19,7 @@
  *
  * Environment: BENCH_CALLS (CPU calls per variant per round, default 100), BENCH_ROUNDS (CPU rounds, default 40),
  * BENCH_REQUESTS (requests per variant at 8 in flight, default 2000), BENCH_RECORDS (memory walk, default 100000),
+ * BENCH_SETTLE_MS (idle time before the settled memory sample, default 10000),
  * BENCH_CLIENT=src (measure src/ under tsx although dist/ exists).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -35,6 +36,8 @@ const CALLS = env("BENCH_CALLS", 100);
 const CPU_ROUNDS = env("BENCH_ROUNDS", 40);
 const REQUESTS = env("BENCH_REQUESTS", 2_000);
 const RECORDS = env("BENCH_RECORDS", 100_000);
+/** Idle time after the memory walk before the settled sample (V8's memory reducer works on idle time). */
+const SETTLE_MS = env("BENCH_SETTLE_MS", 10_000);
 const PAGE_SIZE = 100;
 
 const DIST_ENTRY = `${root}dist/index.js`;
@@ -289,6 +292,10 @@ function memoryRows(c: WalkResult, r: WalkResult): Row[] {
       target: "≤ 5 MB",
       ok: rssLeft <= 5,
     },
+    {
+      measure: `after ${round(c.settleMs / 1000)} s idle and a full GC − start (V8's memory reducer returns the grown heap; the rest is the allocator's arenas): client / raw`,
+      value: `RSS ${d(c.afterIdle.rss, c.start.rss)} / ${d(r.afterIdle.rss, r.start.rss)} MB; V8 heap reserved ${d(c.afterIdle.heapTotal, c.start.heapTotal)} / ${d(r.afterIdle.heapTotal, r.start.heapTotal)} MB`,
+    },
     { measure: "a second identical walk in the same process, after full GC, minus after the first (what each further walk leaves): client / raw", value: `${second(c)} / ${second(r)}` },
     { measure: "**client RSS peak − raw RSS peak**", value: `**${signed(peakDiff)} MB** (difference of growth over start: ${signed(growthDiff)} MB)`, target: "≤ 20 MB", ok: peakDiff <= 20 },
     { measure: "client walk: most requests in flight on the server", value: String(c.maxInFlight), target: "1", ok: c.maxInFlight === 1 },
@@ -386,7 +393,7 @@ async function main(): Promise<void> {
     });
     await phase("8 in flight", async () => throughputRows(await runChild<ThroughputResult>({ mode: "throughput", ...base, requests: REQUESTS, rounds: 4, concurrency: 8, warmup: 200 })));
     await phase("memory", async () => {
-      const walkArgs = { mode: "walk", ...base, records: RECORDS, pageSize: PAGE_SIZE, sampleMs: 5 } as const;
+      const walkArgs = { mode: "walk", ...base, records: RECORDS, pageSize: PAGE_SIZE, sampleMs: 5, settleMs: SETTLE_MS } as const;
       const clientWalk = await runChild<WalkResult>({ ...walkArgs, kind: "client" });
       const rawWalk = await runChild<WalkResult>({ ...walkArgs, kind: "raw" });
       return memoryRows(clientWalk, rawWalk);

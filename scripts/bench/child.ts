@@ -259,9 +259,12 @@ async function walkMemory(args: Extract<ChildArgs, { mode: "walk" }>): Promise<W
   sampling = false;
   const stats = (await control(args.url, "stats", "GET")) as InflightStats;
   const afterGc = await settledGc();
+  // Idle, as a process between jobs is: V8's memory reducer shrinks the heap it grew (it runs on idle time).
+  await sleep(args.settleMs);
+  const afterIdle = await settledGc();
   await walk();
   const afterSecondWalkGc = await settledGc();
-  return { mode: "walk", kind: args.kind, records, pages, seconds, samples, start, peak, afterGc, afterSecondWalkGc, maxInFlight: stats.maxInFlight };
+  return { mode: "walk", kind: args.kind, records, pages, seconds, samples, start, peak, afterGc, afterIdle, settleMs: args.settleMs, afterSecondWalkGc, maxInFlight: stats.maxInFlight };
 }
 
 async function profile(args: Extract<ChildArgs, { mode: "profile" }>): Promise<ProfileResult> {

@@ -7,7 +7,7 @@ export type ChildArgs =
   | { mode: "cpu"; url: string; client: string; calls: number; rounds: number; warmup: number }
   | { mode: "throughput"; url: string; client: string; requests: number; rounds: number; concurrency: number; warmup: number }
   | { mode: "prefetch"; url: string; client: string; pages: number; pageSize: number; workMs: number; serverDelayMs: number; rounds: number }
-  | { mode: "walk"; url: string; client: string; kind: "client" | "raw"; records: number; pageSize: number; sampleMs: number }
+  | { mode: "walk"; url: string; client: string; kind: "client" | "raw"; records: number; pageSize: number; sampleMs: number; settleMs: number }
   | { mode: "profile"; url: string; client: string; calls: number; rounds: number; warmup: number };
 
 /** The variants of the CPU and throughput rows. */
@@ -59,6 +59,9 @@ export interface WalkResult {
   start: MemorySample;
   peak: MemorySample;
   afterGc: MemorySample;
+  /** After `settleMs` of idle time and another full GC: V8's memory reducer gives the grown heap back. */
+  afterIdle: MemorySample;
+  settleMs: number;
   /** After the same walk a second time and a full GC: what a further walk adds (retention per walk). */
   afterSecondWalkGc: MemorySample;
   /** Most requests in flight at once on the server during the walk. */
