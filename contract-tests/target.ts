@@ -48,6 +48,29 @@ const CONNECTION_RETRIES = 2;
 const RATE_LIMIT_RETRIES = 3;
 /** Body characters kept for a body over the limit (it is not parsed). */
 const TRUNCATED_EXCERPT_CHARS = 4096;
+/**
+ * The deepest nesting of arrays and objects the suite parses. Checks, reports and the worker's messages walk
+ * bodies recursively; a hostile body nested deeper is reported by body_size_limit instead of crashing them.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** How deep a JSON text nests arrays and objects (brackets inside strings do not count); linear, no recursion. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
+
 /** Errors that mean the request did not get an answer from the server and can be sent again. */
 const UNREACHED = /ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed|socket hang up/i;
 
@@ -145,7 +168,8 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         const raw = new TextDecoder().decode(bytes);
         const text = scrubber.text(truncated ? raw.slice(0, TRUNCATED_EXCERPT_CHARS) : raw);
         let json: unknown;
-        if (!truncated && text !== "") {
+        const depth = truncated || text === "" ? 0 : jsonDepth(text);
+        if (!truncated && text !== "" && depth <= MAX_JSON_DEPTH) {
           try {
             json = JSON.parse(text);
           } catch {
@@ -155,7 +179,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         const responseHeaders: Record<string, string> = {};
         res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
         failuresInARow = 0;
-        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}), elapsedMs: Date.now() - started };
+        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}), ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}), elapsedMs: Date.now() - started };
         return { operation: spec.operation, request, response, ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}) };
       } catch (err) {
         const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");

@@ -33,6 +33,8 @@ export interface ReceivedResponse {
   truncated?: boolean;
   /** The limit it was larger than, in bytes. */
   bodyLimit?: number;
+  /** The body nests arrays and objects deeper than the suite parses (MAX_JSON_DEPTH): it was not parsed. */
+  tooDeep?: number;
   /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
   elapsedMs: number;

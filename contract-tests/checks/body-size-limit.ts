@@ -1,8 +1,22 @@
 import { finding } from "../exchange.js";
+import { MAX_JSON_DEPTH } from "../target.js";
 import type { Check } from "../types.js";
 
-/** A body over the suite's limit was not read whole, so it could not be checked: reported, never silently passed. */
+/**
+ * A body over the suite's limit was not read whole, or nests deeper than the suite parses, so it could not be
+ * checked: reported, never silently passed.
+ */
 export const bodySizeLimit: Check = (ex) => {
+  const { tooDeep } = ex.response;
+  if (tooDeep !== undefined)
+    return [
+      finding(ex, {
+        severity: "error",
+        title: `Response body nests deeper than ${MAX_JSON_DEPTH} levels (not validated)`,
+        received: `${tooDeep} levels of arrays and objects`,
+        documented: `a body the suite can validate (at most ${MAX_JSON_DEPTH} levels)`,
+      }),
+    ];
   if (!ex.response.truncated) return [];
   return [
     finding(ex, {

@@ -19,7 +19,9 @@ export const FAULT_SERVER_SECOND_KEY = "fault-server-second-key-2b8d41";
 export const FAULT_SERVER_TRICKY_KEY = "sk_live_AbC123+xyz/Q9=";
 
 /** Hostile behaviours (not contract faults): they test that the suite gives a verdict and keeps secrets. */
-export const HOSTILE = ["never-answers", "huge-bodies", "echo-key"] as const;
+export const HOSTILE = ["never-answers", "huge-bodies", "deep-bodies", "echo-key"] as const;
+/** How deep the `deep-bodies` variant nests its answers (far beyond any recursion limit). */
+export const DEEP_BODY_LEVELS = 100_000;
 /** Bytes of a huge body. */
 export const HUGE_BODY_BYTES = 50 * 1024 * 1024;
 
@@ -249,6 +251,11 @@ export async function startFaultServer(): Promise<FaultServer> {
     const parts = new Set(variant.split("+"));
     if (api && parts.has("never-answers") && presentedKey(req, credentialPlace(parts))) return;
     if (api && parts.has("huge-bodies")) return void sendHuge(res);
+    // Every keyed API request is answered 200 with a body nested DEEP_BODY_LEVELS deep (the keyless preflight is refused at once).
+    if (api && parts.has("deep-bodies") && presentedKey(req, credentialPlace(parts))) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(`{"data":${"[".repeat(DEEP_BODY_LEVELS)}${"]".repeat(DEEP_BODY_LEVELS)}}`);
+    }
     if (!caches.has(variant)) caches.set(variant, new Map());
     handle(req, caches.get(variant)!).then(
       (r) => {

@@ -55,6 +55,7 @@ beforeAll(async () => {
     ["budget", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_MAX_REQUESTS: "10" }],
     ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
     ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
+    ["deep-bodies", { CONTRACT_BASE_URL: server.baseUrl("deep-bodies"), CONTRACT_MAX_REQUESTS: "40" }],
     ...Object.keys(FAULTS).map((f): [string, Record<string, string>] => [f, { CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS) }]),
     // The server takes the credential only where the scheme puts it: a suite sending it elsewhere fails.
     ...(Object.keys(SCHEMES) as SchemeName[]).flatMap((k): Array<[string, Record<string, string>]> => [
@@ -185,6 +186,14 @@ describe("a run that must stop early still gives a verdict", () => {
     expect(errorsOf(results)).toEqual(["not_a_server_error"]);
     expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(/no answer within 300 ms \(timeout\)/);
     expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(/the target stopped answering \(3 requests in a row got no HTTP response/);
+  });
+
+  it("reports bodies nested 100,000 levels deep instead of crashing on them", () => {
+    const { results } = runs.get("deep-bodies")!;
+    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
+    const finding = results.flatMap((r) => r.findings).find((f) => f.check === "body_size_limit")!;
+    expect(finding.title).toMatch(/nests deeper than 512 levels/);
+    expect(finding.received).toBe("100001 levels of arrays and objects");
   });
 
   it("reads at most CONTRACT_MAX_BODY_BYTES of a 50 MB body, reports it, and keeps memory flat", () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, sendJson, type TestServer } from "../../src/test/support/server.js";
 import { readSettings } from "../settings.js";
-import { createTarget } from "../target.js";
+import { createTarget, jsonDepth } from "../target.js";
 
 const KEY = "sk_live_TargetTest+key/9=";
 const servers: TestServer[] = [];
@@ -78,5 +78,14 @@ describe("createTarget", () => {
     await expect(hung.send(get)).rejects.toThrow(/the target stopped answering \(3 requests in a row/);
     expect(hung.stopped()).toMatch(/stopped answering/);
     silent.close();
+  });
+});
+
+describe("jsonDepth", () => {
+  it("counts nesting of arrays and objects, not brackets inside strings or escaped quotes", () => {
+    expect(jsonDepth("1")).toBe(0);
+    expect(jsonDepth('{"a":[1,{"b":[]}]}')).toBe(4);
+    expect(jsonDepth('["[[[{{{", "\\"]]]"]')).toBe(1);
+    expect(jsonDepth(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).toBe(100_000);
   });
 });
