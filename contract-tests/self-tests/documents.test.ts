@@ -38,6 +38,20 @@ const DOCUMENT = {
         responses: { "204": { description: "Accepted." }, "400": { description: "Invalid form." } },
       },
     },
+    "/ping": {
+      get: {
+        operationId: "ping",
+        security: [],
+        responses: { "200": { description: "Alive.", content: { "text/plain": { schema: { type: "string", const: "pong" } } } } },
+      },
+    },
+    "/status": {
+      get: {
+        operationId: "status",
+        security: [{}, { token: [] }],
+        responses: { "200": { description: "Status, more of it with a token.", content: { "application/json": { schema: { type: "object", required: ["up"], properties: { up: { type: "boolean" } } } } } } },
+      },
+    },
     "/items/{id}": {
       get: {
         operationId: "getItem",
@@ -68,6 +82,13 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
   const [, variant = "", ...rest] = (req.url ?? "").split("?")[0]!.split("/");
   const path = `/${rest.join("/")}`;
   const v = variant as Variant;
+  // A public operation never needs the credential: this API refuses to see it there (the suite must not send it).
+  if (path === "/ping") {
+    if (req.headers.authorization !== undefined) return sendJson(res, 400, { message: "no credential on a public endpoint" });
+    res.writeHead(200, { "content-type": "text/plain" }).end("pong");
+    return;
+  }
+  if (path === "/status" && (req.headers.authorization === undefined || req.headers.authorization === `Bearer ${TOKEN}`)) return sendJson(res, 200, { up: true });
   if (req.headers.authorization !== `Bearer ${TOKEN}`) return sendJson(res, 401, { message: "token required" });
   if (req.method === "POST" && path === "/forms") {
     const type = String(req.headers["content-type"] ?? "");
@@ -165,8 +186,17 @@ describe("encodeBody", () => {
 describe("the engine on that document", () => {
   it("passes the API that keeps its promises: forms sent as forms, the token as bearer, every phase run", () => {
     const results = runs.get("conforming")!;
-    expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
-    for (const phase of ["positive", "negative", "auth"]) expect(results.filter((r) => r.phase === phase).every((r) => r.exchanges > 0), phase).toBe(true);
+    const open = new Set(["ping/auth", "status/auth", "ping/negative", "status/negative"]); // nothing to refuse: see the next test
+    expect(results.filter((r) => r.status !== "passed" && !open.has(r.id)).map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
+    for (const phase of ["positive", "negative", "auth"]) expect(results.filter((r) => r.phase === phase && !open.has(r.id)).every((r) => r.exchanges > 0), phase).toBe(true);
+  });
+
+  it("sends no credential to a public operation, and says why its auth phase (and that of optional auth) is skipped", () => {
+    const results = runs.get("conforming")!;
+    const skipOf = (id: string) => results.find((r) => r.id === id)?.skipReason;
+    expect(skipOf("ping/auth")).toBe("skipped: the operation requires no authentication");
+    expect(skipOf("status/auth")).toMatch(/lets the operation be called without a credential/);
+    expect(results.find((r) => r.id === "ping/positive")!.exchanges).toBeGreaterThan(0);
   });
 
   it.each([
