@@ -42,7 +42,7 @@ const DOCUMENT = {
       get: {
         operationId: "ping",
         security: [],
-        responses: { "200": { description: "Alive.", content: { "text/plain": { schema: { type: "string", const: "pong" } } } } },
+        responses: { "200": { description: "Alive.", headers: { "X-Uptime": { required: true, schema: { type: "integer", minimum: 0 } } }, content: { "text/plain": { schema: { type: "string", const: "pong" }, example: "pong" } } } },
       },
     },
     "/status": {
@@ -85,7 +85,7 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
   // A public operation never needs the credential: this API refuses to see it there (the suite must not send it).
   if (path === "/ping") {
     if (req.headers.authorization !== undefined) return sendJson(res, 400, { message: "no credential on a public endpoint" });
-    res.writeHead(200, { "content-type": "text/plain" }).end("pong");
+    res.writeHead(200, { "content-type": "text/plain", "x-uptime": "42" }).end("pong");
     return;
   }
   if (path === "/status" && (req.headers.authorization === undefined || req.headers.authorization === `Bearer ${TOKEN}`)) return sendJson(res, 200, { up: true });
