@@ -4,19 +4,39 @@
  */
 import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
 import { derefSchema, loadSpec, resolvePointer, SpecValidator, type OpenApiDocument } from "../openapi/lib/spec.js";
+import { documentView, type Direction } from "../openapi/lib/views.js";
 
-/** One loaded document. */
+/**
+ * One loaded document, read for one side of the exchange (see openapi/lib/views.ts): the model the checks
+ * use reads it for responses (`writeOnly` members not required); `forRequests` reads it for the requests
+ * the suite builds (`readOnly` members neither generated nor required).
+ */
 export class SpecModel {
   readonly doc: OpenApiDocument;
   readonly validator: SpecValidator;
   readonly operations: OperationEntry[];
   readonly #byId: Map<string, OperationEntry>;
+  #forRequests: SpecModel | undefined;
+  readonly #source: OpenApiDocument;
 
-  constructor(readonly specPath: string) {
-    this.doc = loadSpec(specPath);
+  constructor(
+    readonly specPath: string,
+    readonly direction: Direction = "response",
+    source: OpenApiDocument = loadSpec(specPath),
+  ) {
+    this.#source = source;
+    this.doc = documentView(source, direction);
     this.validator = new SpecValidator(this.doc);
     this.operations = buildOperationTable(this.doc);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
+    if (direction === "request") this.#forRequests = this;
+  }
+
+  /** The same document read for requests: the model request building and value generation use. */
+  get forRequests(): SpecModel {
+    // A document without readOnly or writeOnly members reads the same both ways: one model serves.
+    const same = this.doc === this.#source && documentView(this.#source, "request") === this.#source;
+    return (this.#forRequests ??= same ? this : new SpecModel(this.specPath, "request", this.#source));
   }
 
   /** The operation with `operationId`; throws for an unknown one (a bug in the caller). */

@@ -74,7 +74,8 @@ export class ContractRun {
     const verdict = new Verdict(this.settings, this.model, this.state);
     const ctx: ScenarioContext = {
       settings: this.settings,
-      model: this.model,
+      // Scenarios build requests: they read the document for requests; the verdict checks responses.
+      model: this.model.forRequests,
       target: this.target,
       state: this.state,
       verdict,

@@ -1,7 +1,8 @@
 /**
  * Documents other than the project's: an OpenAPI 3.0 document (read with 3.0 semantics: `nullable`, boolean
  * exclusive bounds), bodies that are forms rather than JSON, a bearer scheme, a required cookie parameter,
- * a parameter described by `content`, and an `Authorization` header parameter OpenAPI says to ignore, run by the whole engine
+ * a parameter described by `content`, an `Authorization` header parameter OpenAPI says to ignore, and a schema
+ * shared by a request and its response with a `readOnly` id and a `writeOnly` password, run by the whole engine
  * against a small node:http API that keeps the document's promises, and against variants that break one each.
  */
 import { writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { buildOperationTable } from "../../openapi/lib/operations.js";
 import { loadSpec, SpecValidator } from "../../openapi/lib/spec.js";
+import { documentView } from "../../openapi/lib/views.js";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
 import { runContract, type ScenarioResult } from "../engine/run.js";
 import { encodeBody } from "../engine/requests.js";
@@ -52,6 +54,16 @@ const DOCUMENT = {
         responses: { "200": { description: "Status, more of it with a token.", content: { "application/json": { schema: { type: "object", required: ["up"], properties: { up: { type: "boolean" } } } } } } },
       },
     },
+    "/accounts": {
+      post: {
+        operationId: "createAccount",
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Account" } } } },
+        responses: {
+          "201": { description: "Created.", content: { "application/json": { schema: { $ref: "#/components/schemas/Account" } } } },
+          "400": { description: "Invalid account (an id sent, a member missing)." },
+        },
+      },
+    },
     "/items/{id}": {
       get: {
         operationId: "getItem",
@@ -72,7 +84,18 @@ const DOCUMENT = {
       },
     },
   },
-  components: { securitySchemes: { token: { type: "http", scheme: "bearer" } } },
+  components: {
+    securitySchemes: { token: { type: "http", scheme: "bearer" } },
+    schemas: {
+      // One schema for both sides: the server assigns the id (readOnly), the password is never returned (writeOnly).
+      Account: {
+        type: "object",
+        required: ["id", "name", "password"],
+        properties: { id: { $ref: "#/components/schemas/AccountId" }, name: { type: "string", minLength: 1, maxLength: 20 }, password: { type: "string", minLength: 8, maxLength: 20, writeOnly: true } },
+      },
+      AccountId: { type: "integer", minimum: 1, readOnly: true },
+    },
+  },
 };
 
 type Variant = "conforming" | "form-as-json-only" | "note-not-null" | "accepts-age-text" | "accepts-any-session";
@@ -100,6 +123,17 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
     if (name === null || name.length < 1 || name.length > 20 || !ageOk) return sendJson(res, 400, { message: "invalid form" });
     res.writeHead(204).end();
     return;
+  }
+  if (req.method === "POST" && path === "/accounts") {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(req.body) as Record<string, unknown>;
+    } catch {
+      return sendJson(res, 400, { message: "malformed JSON" });
+    }
+    const ok = body !== null && typeof body === "object" && !("id" in body) && typeof body.name === "string" && body.name.length >= 1 && body.name.length <= 20 && typeof body.password === "string" && body.password.length >= 8 && body.password.length <= 20;
+    if (!ok || !String(req.headers["content-type"]).startsWith("application/json")) return sendJson(res, 400, { message: "invalid account: no id, a name and a password" });
+    return sendJson(res, 201, { id: 7, name: body.name });
   }
   const item = /^\/items\/([^/]+)$/.exec(path);
   if (req.method === "GET" && item) {
@@ -170,6 +204,34 @@ describe("a Swagger 2.0 document", () => {
     const op = buildOperationTable(doc).find((o) => o.operationId === "addPet")!;
     expect(op.requestBody).toMatchObject({ required: true, content: [{ mediaType: "application/json" }] });
     expect(new SpecValidator(doc).validate("/components/schemas/Pet", {})).not.toEqual([]);
+  });
+});
+
+describe("documentView", () => {
+  const doc = {
+    openapi: "3.1.0",
+    components: {
+      schemas: {
+        A: { type: "object", required: ["id", "pw", "n"], properties: { id: { $ref: "#/components/schemas/Id" }, pw: { type: "string", writeOnly: true }, n: { type: "string" } }, example: { required: ["id"], properties: { id: { readOnly: true } } } },
+        Id: { type: "integer", readOnly: true },
+      },
+    },
+  };
+  it("drops readOnly members from requests (a $ref to a readOnly schema too) and writeOnly ones from response requirements", () => {
+    const request = documentView(doc, "request").components.schemas.A;
+    expect(request.required).toEqual(["pw", "n"]);
+    expect(Object.keys(request.properties)).toEqual(["pw", "n"]);
+    const response = documentView(doc, "response").components.schemas.A;
+    expect(response.required).toEqual(["id", "n"]);
+    expect(Object.keys(response.properties)).toEqual(["id", "pw", "n"]);
+  });
+
+  it("leaves data (examples) and the original alone, and returns a document without the keywords as it is", () => {
+    documentView(doc, "request");
+    expect(doc.components.schemas.A.required).toEqual(["id", "pw", "n"]);
+    expect(documentView(doc, "request").components.schemas.A.example).toEqual(doc.components.schemas.A.example);
+    const plain = { openapi: "3.1.0", paths: {} };
+    expect(documentView(plain, "request")).toBe(plain);
   });
 });
 
