@@ -26,23 +26,60 @@ export function bucketOf(values: Values, where: string): Record<string, unknown>
   return where === "query" ? values.query : where === "header" ? values.header : where === "cookie" ? values.cookie : values.path;
 }
 
-/** Serialises a parameter value by its style: arrays joined (or repeated when exploded in a form). */
+const textOf = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const objectEntries = (v: Record<string, unknown>) => Object.entries(v).filter(([, x]) => x !== undefined);
+
+/**
+ * The text of a parameter value (path, header and cookie values, and what a query value reads as), by its
+ * style: arrays joined (or repeated when exploded in a form), objects as `k,v,k2,v2` (`k=v,k2=v2` when
+ * exploded); a parameter described by a JSON `content` is its JSON.
+ */
 export function serialize(p: ParameterEntry, value: unknown): string | string[] {
+  if (p.contentType !== undefined) return /json/i.test(p.contentType) ? JSON.stringify(value) : textOf(value);
   if (Array.isArray(value)) {
-    const items = value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
+    const items = value.map(textOf);
     if (p.in === "query" && p.style === "form" && p.explode) return items;
     return items.join(p.style === "spaceDelimited" ? " " : p.style === "pipeDelimited" ? "|" : ",");
   }
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+  if (isPlainObject(value)) return objectEntries(value).map(([k, v]) => (p.explode ? `${k}=${textOf(v)}` : `${k},${textOf(v)}`)).join(",");
+  return textOf(value);
 }
 
-/** The path with its parameters filled in (each value percent-encoded). */
+/** The query pairs of one parameter, by its style: form (objects exploded into their members), delimited, deepObject. */
+export function queryPairs(p: ParameterEntry, value: unknown): Array<[string, string]> {
+  if (p.contentType === undefined && isPlainObject(value)) {
+    const entries = objectEntries(value);
+    if (p.style === "deepObject") return entries.map(([k, v]) => [`${p.name}[${k}]`, textOf(v)]);
+    if (p.style === "form" && p.explode) return entries.map(([k, v]) => [k, textOf(v)]);
+    return [[p.name, entries.flatMap(([k, v]) => [k, textOf(v)]).join(",")]];
+  }
+  const text = serialize(p, value);
+  return (Array.isArray(text) ? text : [text]).map((t) => [p.name, t]);
+}
+
+/** One path segment's value, by its style (simple, label `.v`, matrix `;name=v`), percent-encoded. */
+function pathSegment(p: ParameterEntry | undefined, name: string, value: unknown): string {
+  if (!p) return encodeURIComponent(textOf(value));
+  const enc = (t: string) => encodeURIComponent(t).replace(/%2C/gi, ",");
+  const list = Array.isArray(value) ? value.map(textOf) : isPlainObject(value) ? undefined : [textOf(value)];
+  if (p.style === "label") {
+    if (list) return `.${list.map(enc).join(p.explode ? "." : ",")}`;
+    return `.${objectEntries(value as Record<string, unknown>).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)).join(p.explode ? "." : ",")}`;
+  }
+  if (p.style === "matrix") {
+    if (list) return p.explode ? list.map((t) => `;${enc(name)}=${enc(t)}`).join("") : `;${enc(name)}=${list.map(enc).join(",")}`;
+    const entries = objectEntries(value as Record<string, unknown>);
+    return p.explode ? entries.map(([k, v]) => `;${enc(k)}=${enc(textOf(v))}`).join("") : `;${enc(name)}=${entries.map(([k, v]) => `${enc(k)},${enc(textOf(v))}`).join(",")}`;
+  }
+  if (!list && p.contentType === undefined) return objectEntries(value as Record<string, unknown>).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)).join(",");
+  const text = serialize(p, value);
+  return enc(Array.isArray(text) ? text.join(",") : text);
+}
+
+/** The path with its parameters filled in (each value percent-encoded, as its style writes it). */
 export function expandPath(op: OperationEntry, path: Record<string, unknown>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const p = op.parameters.find((x) => x.in === "path" && x.name === name);
-    const raw = p ? serialize(p, path[name]) : String(path[name]);
-    return encodeURIComponent(Array.isArray(raw) ? raw.join(",") : raw);
-  });
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => pathSegment(op.parameters.find((x) => x.in === "path" && x.name === name), name, path[name]));
 }
 
 const JSON_MEDIA = /^application\/([\w.+-]+\+)?json\b|^[^/]+\/[^;]*\bjson\b/i;
@@ -97,7 +134,11 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(values.query)) {
     const p = op.parameters.find((x) => x.in === "query" && x.name === name);
-    if (value !== undefined && p) query[name] = serialize(p, value);
+    if (value === undefined || !p) continue;
+    for (const [key, text] of queryPairs(p, value)) {
+      const seen = query[key];
+      query[key] = seen === undefined ? (p.style === "form" && p.explode && Array.isArray(value) ? [text] : text) : [...[seen].flat(), text];
+    }
   }
   const headers: Record<string, string> = {};
   const wire = (where: string, name: string, value: unknown) => {
@@ -125,6 +166,23 @@ export function fromWire(model: SpecModel, p: ParameterEntry, wire: string | str
   const types: string[] = s.type === undefined ? [] : [s.type].flat();
   const scalar = (text: string, t: string[]): unknown =>
     (t.includes("integer") || t.includes("number")) && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : t.includes("boolean") && (text === "true" || text === "false") ? text === "true" : text;
+  const whole = Array.isArray(wire) ? wire.join(",") : wire;
+  if (p.contentType !== undefined && /json/i.test(p.contentType)) {
+    try {
+      return JSON.parse(whole) as unknown;
+    } catch {
+      return whole; // not JSON: read as the text it is
+    }
+  }
+  if (types.includes("object") && whole !== "") {
+    // `k,v,k2,v2` (or `k=v,k2=v2` exploded) back to an object, each member read as its property's type.
+    const parts = whole.split(",");
+    const pairs = p.explode ? parts.map((x) => x.split("=") as [string, string?]) : parts.flatMap((x, i) => (i % 2 === 0 ? [[x, parts[i + 1]] as [string, string?]] : []));
+    if (pairs.every(([, v]) => v !== undefined)) {
+      const props = (s.properties ?? {}) as Record<string, unknown>;
+      return Object.fromEntries(pairs.map(([k, v]) => [k, scalar(v!, [model.deref(props[k] ?? {}, "").schema?.type ?? []].flat())]));
+    }
+  }
   if (types.includes("array")) {
     const items: string[] = Array.isArray(wire) ? wire : wire === "" ? [] : wire.split(p.style === "pipeDelimited" ? "|" : p.style === "spaceDelimited" ? " " : ",");
     const itemTypes: string[] = [model.deref(s.items ?? {}, "").schema?.type ?? []].flat();

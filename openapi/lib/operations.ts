@@ -28,6 +28,8 @@ export interface ParameterEntry {
   /** JSON pointer of that schema in the document. */
   schemaPointer: string;
   examples: ExampleEntry[];
+  /** The media type of a parameter described by `content` (its value is written in it, e.g. as JSON), not by `schema`. */
+  contentType?: string;
 }
 
 /** One media type of a request body or response. */
@@ -153,6 +155,7 @@ function parameterEntries(doc: OpenApiDocument, pathItemPointer: string, opPoint
         schema: p.schema ?? (contentSchema !== undefined ? p.content[contentSchema]?.schema : undefined) ?? {},
         schemaPointer,
         examples: examplesOf(doc, p),
+        ...(contentSchema !== undefined ? { contentType: contentSchema } : {}),
       });
     });
   }
