@@ -260,9 +260,16 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
     bucketOf(values, p.in)[p.name] = v.value;
   }
   const media = bodyMedia(op);
+  const written = op.requestBody?.content.map((m) => m.mediaType) ?? [];
+  if (!media && op.requestBody?.required && written.length > 0) {
+    return { skip: `skipped: the request body is ${written.join(" or ")}, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)` };
+  }
   if (media) {
     const example = media.examples[0];
     const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1)[0] : {};
+    if (body === undefined) {
+      return { skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document` };
+    }
     values.body = { value: withConfiguredMembers(settings, op, structuredClone(body)) };
   }
   return { values };
