@@ -95,12 +95,18 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     });
     await ctx.send(toRequest(op, v));
   }
+  // A boundary is sent only when it is valid as a whole (a minLength string may break a format, a maximum a multipleOf).
+  const valid = (pointer: string, value: unknown) => ctx.model.validator.validate(pointer, value).length === 0;
   const bounds: Array<{ v: Values }> = [];
-  for (const p of optional) for (const b of boundaries(ctx.model, p.schema)) bounds.push({ v: { ...clone(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
+  for (const p of optional)
+    for (const b of boundaries(ctx.model, p.schema)) if (valid(p.schemaPointer, b.value)) bounds.push({ v: { ...clone(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
   const bodySchema = body?.schemaPointer ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema : undefined;
   if (values.body && bodySchema?.properties)
     for (const [name, s] of Object.entries(bodySchema.properties as Record<string, unknown>))
-      for (const b of boundaries(ctx.model, s)) bounds.push({ v: { ...clone(values), body: { value: { ...(values.body.value as object), [name]: b.value } } } });
+      for (const b of boundaries(ctx.model, s)) {
+        const candidate = { ...(values.body.value as object), [name]: b.value };
+        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate))) bounds.push({ v: { ...clone(values), body: { value: candidate } } });
+      }
   for (const { v } of bounds.slice(0, ctx.settings.kind === "live" ? 2 : 8)) await ctx.send(toRequest(op, v));
 }
 

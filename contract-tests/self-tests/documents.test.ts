@@ -54,6 +54,17 @@ const DOCUMENT = {
         responses: { "200": { description: "Status, more of it with a token.", content: { "application/json": { schema: { type: "object", required: ["up"], properties: { up: { type: "boolean" } } } } } } },
       },
     },
+    "/search": {
+      get: {
+        operationId: "search",
+        parameters: [
+          // Boundaries that would break another keyword (a 3-letter string is no email, 7 no multiple of 5) are not sent.
+          { name: "email", in: "query", schema: { type: "string", format: "email", minLength: 3, maxLength: 40 } },
+          { name: "step", in: "query", schema: { type: "integer", minimum: 0, maximum: 7, multipleOf: 5 } },
+        ],
+        responses: { "200": { description: "Found.", content: { "application/json": { schema: { type: "object" } } } }, "400": { description: "Invalid query." } },
+      },
+    },
     "/upload": {
       post: {
         operationId: "upload",
@@ -130,6 +141,14 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
     if (name === null || name.length < 1 || name.length > 20 || !ageOk) return sendJson(res, 400, { message: "invalid form" });
     res.writeHead(204).end();
     return;
+  }
+  if (req.method === "GET" && path === "/search") {
+    const q = new URL(req.url ?? "/", "http://x").searchParams;
+    const email = q.get("email");
+    const step = q.get("step");
+    const emailOk = email === null || (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) && email.length >= 3 && email.length <= 40);
+    const stepOk = step === null || (/^\d+$/.test(step) && Number(step) % 5 === 0 && Number(step) <= 7);
+    return emailOk && stepOk ? sendJson(res, 200, {}) : sendJson(res, 400, { message: "invalid query" });
   }
   if (req.method === "POST" && path === "/accounts") {
     let body: Record<string, unknown>;
