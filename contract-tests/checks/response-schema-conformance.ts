@@ -16,8 +16,10 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
   const matched = matchingMedia(media, ex.response.contentType);
   // A text body (text/plain, text/csv...) is its text, even when it happens to parse as JSON; other
   // media that are not JSON (XML, binary, forms) are not validated.
-  const asText = matched !== undefined && /^text\//i.test(matched.mediaType);
-  if (matched && !asText && !/json/i.test(matched.mediaType)) return [];
+  // A documented range (`*/*`, `text/*`) is read as the type actually received.
+  const kind = matched ? (matched.mediaType.includes("*") ? (ex.response.contentType ?? "") : matched.mediaType) : "";
+  const asText = matched !== undefined && /^text\//i.test(kind) && !/json/i.test(kind);
+  if (matched && !asText && !/json/i.test(kind)) return [];
   const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && /json/i.test(m.mediaType)))?.schemaPointer;
   if (!pointer || (!asText && json === undefined)) return [];
   const body = asText ? bodyText : payload(model, ex);
