@@ -1,4 +1,5 @@
 /** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
+import { matchingMedia } from "../openapi/lib/operations.js";
 import type { SpecModel } from "./model.js";
 import type { Exchange, Finding, SentRequest } from "./types.js";
 
@@ -43,6 +44,25 @@ function envelopedNow(model: SpecModel, exchange: Exchange): boolean {
 export function payload(model: SpecModel, exchange: Exchange): unknown {
   const json = exchange.response.json;
   return isEnveloped(model, exchange) ? (json as Record<string, unknown>).data : json;
+}
+
+/**
+ * The schema a response body is held to: that of the documented media type it came as (a range such as `*\/*`
+ * read as the type received; the first JSON one when its Content-Type is undocumented, which
+ * content_type_conformance reports). `asText`: a `text/*` body, validated as its text even when it parses as
+ * JSON. Undefined when there is nothing to validate (no schema, media that is neither JSON nor text, or a JSON
+ * body that did not parse).
+ */
+export function responseBodySchema(model: SpecModel, exchange: Exchange): { pointer: string; asText: boolean } | undefined {
+  const { status, json, contentType } = exchange.response;
+  const media = model.responseMedia(exchange.operation, status);
+  const matched = matchingMedia(media, contentType);
+  const kind = matched ? (matched.mediaType.includes("*") ? (contentType ?? "") : matched.mediaType) : "";
+  const asText = matched !== undefined && /^text\//i.test(kind) && !/json/i.test(kind);
+  if (matched && !asText && !/json/i.test(kind)) return undefined;
+  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && /json/i.test(m.mediaType)))?.schemaPointer;
+  if (!pointer || (!asText && json === undefined)) return undefined;
+  return { pointer, asText };
 }
 
 /** The instance-path prefix of the payload inside the body ("/data" for an envelope). */

@@ -1,6 +1,5 @@
-import { matchingMedia } from "../../openapi/lib/operations.js";
 import { SPEC_ID, resolvePointer } from "../../openapi/lib/spec.js";
-import { bounded, finding, payload, payloadPrefix, show } from "../exchange.js";
+import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../exchange.js";
 import type { Check, Finding } from "../types.js";
 
 const MAX_PER_RESPONSE = 10;
@@ -10,18 +9,11 @@ const MAX_PER_RESPONSE = 10;
  * one when its Content-Type is undocumented, which content_type_conformance reports), in the YAML (ajv, 2020-12, formats).
  */
 export const responseSchemaConformance: Check = (ex, { model }) => {
-  const { status, json, bodyText, truncated } = ex.response;
+  const { status, bodyText, truncated } = ex.response;
   if (status === 0 || truncated || !model.isDocumentedStatus(ex.operation, status)) return [];
-  const media = model.responseMedia(ex.operation, status);
-  const matched = matchingMedia(media, ex.response.contentType);
-  // A text body (text/plain, text/csv...) is its text, even when it happens to parse as JSON; other
-  // media that are not JSON (XML, binary, forms) are not validated.
-  // A documented range (`*/*`, `text/*`) is read as the type actually received.
-  const kind = matched ? (matched.mediaType.includes("*") ? (ex.response.contentType ?? "") : matched.mediaType) : "";
-  const asText = matched !== undefined && /^text\//i.test(kind) && !/json/i.test(kind);
-  if (matched && !asText && !/json/i.test(kind)) return [];
-  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && /json/i.test(m.mediaType)))?.schemaPointer;
-  if (!pointer || (!asText && json === undefined)) return [];
+  const chosen = responseBodySchema(model, ex);
+  if (!chosen) return [];
+  const { pointer, asText } = chosen;
   const body = asText ? bodyText : payload(model, ex);
   const prefix = asText ? "" : payloadPrefix(model, ex);
   const seen = new Set<string>();

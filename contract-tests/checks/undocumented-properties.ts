@@ -1,5 +1,5 @@
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import { bounded, finding, payload, payloadPrefix, show } from "../exchange.js";
+import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../exchange.js";
 import { undocumentedMembers } from "../undocumented.js";
 import type { Check } from "../types.js";
 
@@ -7,8 +7,9 @@ import type { Check } from "../types.js";
 export const undocumentedProperties: Check = (ex, { model, strict }) => {
   const { status, json } = ex.response;
   if (status === 0 || json === undefined || !model.isDocumentedStatus(ex.operation, status)) return [];
-  const pointer = model.responseMedia(ex.operation, status).find((m) => m.schemaPointer)?.schemaPointer;
-  if (!pointer) return [];
+  const chosen = responseBodySchema(model, ex);
+  if (!chosen || chosen.asText) return [];
+  const { pointer } = chosen;
   const body = payload(model, ex);
   return undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, body).map((p) =>
     finding(ex, {
