@@ -51,7 +51,33 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
     throw new DocumentError(`${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)}`);
   }
   if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
+  checkReferences(doc, path);
   return openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+}
+
+/** Keys whose values are data (examples, defaults, enums), where a `$ref` member is not a reference. */
+const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const", "value"]);
+
+/**
+ * Every `$ref` must point inside the document and resolve: tools here read one file, so a reference to
+ * another file is an error that says to bundle first, and a dangling one names where it is.
+ */
+function checkReferences(doc: Record<string, unknown>, path: string): void {
+  const stack: Array<[unknown, string]> = [[doc, ""]];
+  while (stack.length > 0) {
+    const [node, at] = stack.pop()!;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => stack.push([item, `${at}/${i}`]));
+      continue;
+    }
+    if (!isMapping(node)) continue;
+    const ref = node.$ref;
+    if (typeof ref === "string") {
+      if (!ref.startsWith("#")) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} points outside the document; bundle it into one file first (e.g. npx redocly bundle)`);
+      if (resolvePointer(doc, ref) === undefined) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`);
+    }
+    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push([value, `${at}/${pointerSegment(key)}`]);
+  }
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */
