@@ -33,6 +33,7 @@ describe("CONTRACT_SPEC", () => {
     ["an unknown version", "openapi: 4.0.0\npaths: {}\n", /got "4\.0\.0"/],
     ["paths that are a list", "openapi: 3.1.0\npaths: [a]\n", /"paths" must be a mapping/],
     ["a dangling $ref", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '#/components/responses/Gone'}}\n", /the \$ref "#\/components\/responses\/Gone" at \/paths\/~1a\/get\/responses\/200 does not resolve/],
+    ["an operationId used twice", "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n", /the operationId "x" is used twice \(GET \/a and GET \/b\)/],
     ["a $ref to another file", "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths.yaml#/a'}\n", /the \$ref "paths\.yaml#\/a" at \/paths\/~1a points outside the document; bundle it/],
   ])("refuses %s, naming the file and the rule (exit 2, before any server starts)", (_what, text, message) => {
     const path = file("doc.yaml", text);

@@ -52,7 +52,24 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
   }
   if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
   checkReferences(doc, path);
+  checkOperationIds(doc, path);
   return openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+}
+
+/** An operationId names one operation: two operations with the same one would be mistaken for each other. */
+function checkOperationIds(doc: Record<string, unknown>, path: string): void {
+  const seen = new Map<string, string>();
+  for (const [route, item] of Object.entries(isMapping(doc.paths) ? doc.paths : {})) {
+    if (!isMapping(item)) continue;
+    for (const [method, op] of Object.entries(item)) {
+      const id = isMapping(op) && typeof op.operationId === "string" ? op.operationId : undefined;
+      if (id === undefined) continue;
+      const where = `${method.toUpperCase()} ${route}`;
+      const first = seen.get(id);
+      if (first) throw new DocumentError(`${path}: the operationId ${JSON.stringify(id)} is used twice (${first} and ${where}); operationIds must be unique`);
+      seen.set(id, where);
+    }
+  }
 }
 
 /** Keys whose values are data (examples, defaults, enums), where a `$ref` member is not a reference. */
