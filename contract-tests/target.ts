@@ -30,6 +30,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   timeoutMs?: number;
   pairedExample?: string;
+  /** The path parameters' values, by name (recorded for `$request.path.*` link expressions). */
+  pathParams?: Record<string, unknown>;
 }
 
 /** Thrown by `send` when the run must stop sending: the scenario is reported as skipped with this reason. */
@@ -144,7 +146,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
     const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
     if (bodyText !== undefined) wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
-    const request = { method: spec.method, url: scrubber.text(url), path: spec.path, query: spec.query ?? {}, headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
+    const request = { method: spec.method, url: scrubber.text(url), path: spec.path, query: spec.query ?? {}, ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}), headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
     let lastError = "";

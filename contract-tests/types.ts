@@ -10,6 +10,8 @@ export interface SentRequest {
   path: string;
   /** Serialised query values (an exploded array is a list of values). */
   query: Record<string, string | string[]>;
+  /** The path parameters' values, by name (for `$request.path.*` link expressions). */
+  pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
   /** Raw body text, when one was sent. */
   bodyText?: string;

@@ -22,7 +22,7 @@ function single(expr: string, ex: Exchange): unknown {
   if (side === "response") return where === "header" ? ex.response.headers[name.toLowerCase()] : undefined;
   if (where === "header") return ex.request.headers[name.toLowerCase()];
   if (where === "query") return ex.request.query[name];
-  return undefined; // $request.path.x: the path is stored expanded; links in this document do not use it
+  return ex.request.pathParams?.[name];
 }
 
 /** The value of a link parameter expression (or constant) for `ex`; undefined when it does not resolve. */
@@ -66,4 +66,24 @@ export interface SourcedLink {
 /** Every link of the document, with the operation and status it leaves from. */
 export function allLinks(operations: OperationEntry[]): SourcedLink[] {
   return operations.flatMap((op) => op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))));
+}
+
+/**
+ * The operations in the order a run needs: each link's source before its target, so values from the source's
+ * responses exist when the target's scenarios need them; otherwise document order. Operations caught in a
+ * cycle of links come once nothing else is ready, in document order.
+ */
+export function linkOrder(operations: OperationEntry[]): OperationEntry[] {
+  const sources = new Map<string, Set<string>>(operations.map((op) => [op.operationId, new Set<string>()]));
+  for (const { source, link } of allLinks(operations)) if (source !== link.operationId) sources.get(link.operationId)?.add(source);
+  const placed = new Set<string>();
+  const out: OperationEntry[] = [];
+  while (out.length < operations.length) {
+    // The first operation (in document order) whose sources are all placed; in a cycle, the first unplaced one.
+    const ready = operations.find((op) => !placed.has(op.operationId) && [...sources.get(op.operationId)!].every((s) => placed.has(s) || !sources.has(s)));
+    const next = ready ?? operations.find((op) => !placed.has(op.operationId))!;
+    placed.add(next.operationId);
+    out.push(next);
+  }
+  return out;
 }

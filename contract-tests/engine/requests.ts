@@ -153,6 +153,7 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     operation: op.operationId,
     method: op.method,
     path: expandPath(op, values.path),
+    ...(Object.keys(values.path).length ? { pathParams: { ...values.path } } : {}),
     query,
     ...(Object.keys(headers).length ? { headers } : {}),
     ...(values.body ? bodyFields(op, values.body.value) : {}),

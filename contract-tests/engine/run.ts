@@ -11,6 +11,7 @@ import { accepts, isExpired, loadBaseline, placeOf, today, type Baseline } from 
 import type { Settings } from "../settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
 import { wireRules } from "../wire.js";
+import { linkOrder } from "./links.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
@@ -63,7 +64,7 @@ export class ContractRun {
 
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
-    return this.model.operations.flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]);
+    return linkOrder(this.model.operations).flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]);
   }
 
   /** Runs one scenario; never throws. */

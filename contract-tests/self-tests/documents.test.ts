@@ -9,12 +9,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { buildOperationTable } from "../../openapi/lib/operations.js";
+import { buildOperationTable, type OperationEntry } from "../../openapi/lib/operations.js";
 import { loadSpec, SpecValidator } from "../../openapi/lib/spec.js";
 import { documentView } from "../../openapi/lib/views.js";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
 import { runContract, type ScenarioResult } from "../engine/run.js";
 import { encodeBody } from "../engine/requests.js";
+import { linkOrder } from "../engine/links.js";
 import { readSettings } from "../settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
@@ -52,6 +53,13 @@ const DOCUMENT = {
         operationId: "status",
         security: [{}, { token: [] }],
         responses: { "200": { description: "Status, more of it with a token.", content: { "application/json": { schema: { type: "object", required: ["up"], properties: { up: { type: "boolean" } } } } } } },
+      },
+    },
+    "/items/{id}/notes": {
+      get: {
+        operationId: "getItemNotes",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }],
+        responses: { "200": { description: "The item's notes.", content: { "application/json": { schema: { type: "array", items: { type: "string" } } } } }, "404": { description: "No such item." } },
       },
     },
     "/search": {
@@ -96,6 +104,8 @@ const DOCUMENT = {
           "200": {
             description: "The item.",
             content: { "application/json": { schema: { type: "object", required: ["id", "note"], properties: { id: { type: "integer" }, note: { type: "string", nullable: true } } } } },
+            // A link fed by the request's own path parameter.
+            links: { notes: { operationId: "getItemNotes", parameters: { id: "$request.path.id" } } },
           },
           "400": { description: "Invalid id." },
         },
@@ -161,6 +171,8 @@ function handler(req: { url?: string; method?: string; headers: Record<string, s
     if (!ok || !String(req.headers["content-type"]).startsWith("application/json")) return sendJson(res, 400, { message: "invalid account: no id, a name and a password" });
     return sendJson(res, 201, { id: 7, name: body.name });
   }
+  const notes = /^\/items\/([^/]+)\/notes$/.exec(path);
+  if (req.method === "GET" && notes) return notes[1] === "7" ? sendJson(res, 200, ["first"]) : sendJson(res, 404, {});
   const item = /^\/items\/([^/]+)$/.exec(path);
   if (req.method === "GET" && item) {
     const session = /(?:^|;\s*)session=([^;]*)/.exec(String(req.headers.cookie ?? ""))?.[1];
@@ -275,7 +287,7 @@ describe("the engine on that document", () => {
   it("passes the API that keeps its promises: forms sent as forms, the token as bearer, every phase run", () => {
     const results = runs.get("conforming")!;
     // Nothing to refuse, or a body the suite does not write: see the next tests.
-    const open = new Set(["ping/auth", "status/auth", "ping/negative", "status/negative", "upload/examples", "upload/positive", "upload/negative", "upload/auth"]);
+    const open = new Set(["ping/auth", "status/auth", "ping/negative", "status/negative", "upload/examples", "upload/positive", "upload/negative", "upload/auth", "getItem/isolation"]);
     expect(results.filter((r) => r.status !== "passed" && !open.has(r.id)).map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
     for (const phase of ["positive", "negative", "auth"]) expect(results.filter((r) => r.phase === phase && !open.has(r.id)).every((r) => r.exchanges > 0), phase).toBe(true);
   });
@@ -301,5 +313,14 @@ describe("the engine on that document", () => {
     ["accepts-any-session", "negative_data_rejection"],
   ] as Array<[Variant, string]>)("catches %s with %s", (variant, check) => {
     expect(errorsOf(runs.get(variant)!)).toContain(check);
+  });
+});
+
+describe("linkOrder", () => {
+  const op = (id: string, links: string[] = []) => ({ operationId: id, responses: [{ status: "200", description: "", content: [], headers: [], links: links.map((to) => ({ name: to, operationId: to, parameters: {} })) }] }) as unknown as OperationEntry;
+  it("puts each link's source before its target, else keeps document order; operations in a cycle come after the rest, in document order", () => {
+    expect(linkOrder([op("c"), op("b", ["c"]), op("a", ["b"])]).map((o) => o.operationId)).toEqual(["a", "b", "c"]);
+    expect(linkOrder([op("x"), op("y")]).map((o) => o.operationId)).toEqual(["x", "y"]);
+    expect(linkOrder([op("p", ["q"]), op("q", ["p"]), op("r")]).map((o) => o.operationId)).toEqual(["r", "p", "q"]);
   });
 });
