@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildOperationTable } from "../openapi/lib/operations.js";
 import { DocumentError, loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
 import { headerValueProblem } from "../src/values.js";
 
@@ -145,6 +146,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (err instanceof DocumentError) throw new SettingsError(`CONTRACT_SPEC: ${err.message}`);
     throw err;
   }
+  if (buildOperationTable(doc).length === 0) throw new SettingsError(`CONTRACT_SPEC: ${specPath} has no operations under "paths": there is nothing to check`);
   // The document's paths are appended to the base URL: a base ending in the segment every path starts with
   // (e.g. /v1) would double it.
   const paths = Object.keys(doc.paths ?? {});

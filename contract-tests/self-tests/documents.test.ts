@@ -273,6 +273,16 @@ describe("documentView", () => {
   });
 });
 
+describe("a path item given by $ref (OpenAPI 3.1 components/pathItems)", () => {
+  it("contributes its operations, read where the reference points", () => {
+    const path = join(tempDir("contract-doc-"), "path-items.yaml");
+    writeFileSync(path, stringify({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/a": { $ref: "#/components/pathItems/A" } }, components: { pathItems: { A: { get: { operationId: "getA", parameters: [{ name: "q", in: "query", schema: { type: "integer" } }], responses: { "200": { description: "ok" } } } } } } }));
+    const [op] = buildOperationTable(loadSpec(path));
+    expect(op).toMatchObject({ operationId: "getA", method: "GET", path: "/a", pointer: "/components/pathItems/A/get" });
+    expect(op!.parameters[0]!.schemaPointer).toBe("/components/pathItems/A/get/parameters/0/schema");
+  });
+});
+
 describe("encodeBody", () => {
   it("writes forms URL-encoded (arrays repeated, non-strings as JSON) and multipart with its boundary", () => {
     expect(encodeBody("application/x-www-form-urlencoded", { a: "x y", n: 5, t: ["1", "2"] })).toEqual({ rawBody: "a=x+y&n=5&t=1&t=2", contentType: "application/x-www-form-urlencoded" });

@@ -33,6 +33,7 @@ describe("CONTRACT_SPEC", () => {
     ["an unknown version", "openapi: 4.0.0\npaths: {}\n", /got "4\.0\.0"/],
     ["paths that are a list", "openapi: 3.1.0\npaths: [a]\n", /"paths" must be a mapping/],
     ["a dangling $ref", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '#/components/responses/Gone'}}\n", /the \$ref "#\/components\/responses\/Gone" at \/paths\/~1a\/get\/responses\/200 does not resolve/],
+    ["a document without operations", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n", /has no operations under "paths": there is nothing to check/],
     ["an operationId used twice", "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n", /the operationId "x" is used twice \(GET \/a and GET \/b\)/],
     ["a $ref to another file", "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths.yaml#/a'}\n", /the \$ref "paths\.yaml#\/a" at \/paths\/~1a points outside the document; bundle it/],
   ])("refuses %s, naming the file and the rule (exit 2, before any server starts)", (_what, text, message) => {
@@ -45,7 +46,7 @@ describe("CONTRACT_SPEC", () => {
 
   it("refuses a base URL ending in the segment every path starts with, and allows it when the paths do not", () => {
     expect(refused({ ...live, CONTRACT_BASE_URL: "https://x/v1" })).toMatch(/must not end in \/v1: every path of the document starts with \/v1/);
-    const path = file("other.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {}\n  /v1/x: {}\n");
+    const path = file("other.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {get: {responses: {}}}\n  /v1/x: {get: {responses: {}}}\n");
     expect(readSettings({ ...live, CONTRACT_BASE_URL: "https://x/v1", CONTRACT_SPEC: path }).baseUrl).toBe("https://x/v1");
   });
 });

@@ -206,8 +206,9 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
     return op?.operationId;
   };
   const out: OperationEntry[] = [];
-  for (const [path, item] of Object.entries(paths)) {
-    const itemPointer = toPointer(["paths", path]);
+  for (const [path, written] of Object.entries(paths)) {
+    // A path item may be a $ref (to components/pathItems in 3.1): its operations are read where it points.
+    const { value: item, pointer: itemPointer } = deref(doc, written, toPointer(["paths", path]));
     for (const method of HTTP_METHODS) {
       const op = item?.[method];
       if (!op || typeof op !== "object") continue;

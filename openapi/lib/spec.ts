@@ -59,7 +59,8 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
 /** An operationId names one operation: two operations with the same one would be mistaken for each other. */
 function checkOperationIds(doc: Record<string, unknown>, path: string): void {
   const seen = new Map<string, string>();
-  for (const [route, item] of Object.entries(isMapping(doc.paths) ? doc.paths : {})) {
+  for (const [route, written] of Object.entries(isMapping(doc.paths) ? doc.paths : {})) {
+    const item = derefSchema(doc, written).schema as unknown;
     if (!isMapping(item)) continue;
     for (const [method, op] of Object.entries(item)) {
       const id = isMapping(op) && typeof op.operationId === "string" ? op.operationId : undefined;
