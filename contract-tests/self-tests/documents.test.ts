@@ -227,6 +227,20 @@ describe("an OpenAPI 3.0 document", () => {
   });
 });
 
+describe("nullable without a type (OpenAPI 3.0's nullable $ref and allOf)", () => {
+  it("admits null next to the referenced schema, and still refuses anything else", () => {
+    const path = join(tempDir("contract-doc-"), "nullable.yaml");
+    const owner = { type: "object", required: ["name"], properties: { name: { type: "string" } } };
+    writeFileSync(path, stringify({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths: {}, components: { schemas: { Owner: owner, A: { nullable: true, allOf: [{ $ref: "#/components/schemas/Owner" }] }, B: { nullable: true, $ref: "#/components/schemas/Owner" } } } }));
+    const validator = new SpecValidator(loadSpec(path));
+    for (const name of ["A", "B"]) {
+      expect(validator.validate(`/components/schemas/${name}`, null), name).toEqual([]);
+      expect(validator.validate(`/components/schemas/${name}`, { name: "x" }), name).toEqual([]);
+      expect(validator.validate(`/components/schemas/${name}`, "x"), name).not.toEqual([]);
+    }
+  });
+});
+
 describe("a Swagger 2.0 document", () => {
   it("is read as OpenAPI 3.1: body parameters become request bodies, definitions component schemas", () => {
     const path = join(tempDir("contract-doc-"), "swagger.json");

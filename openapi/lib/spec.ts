@@ -53,7 +53,33 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
   if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
   checkReferences(doc, path);
   checkOperationIds(doc, path);
-  return openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+  const read = openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+  return nullableWithoutType(read);
+}
+
+/**
+ * `nullable: true` where no `type` is written (OpenAPI 3.0's way of making a `$ref` or an `allOf` nullable,
+ * which the upgrader leaves as it is; ajv refuses to compile it) becomes the 3.1 null union:
+ * `anyOf: [<the schema>, {type: "null"}]`. A `nullable` of false, or one with nothing to attach to, is dropped.
+ */
+function nullableWithoutType(doc: OpenApiDocument): OpenApiDocument {
+  const stack: unknown[] = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (!isMapping(node)) continue;
+    if ("nullable" in node && node.type === undefined) {
+      const { nullable, ...rest } = node;
+      for (const key of Object.keys(node)) delete node[key];
+      const constrained = ["$ref", "allOf", "oneOf", "anyOf", "properties", "items", "enum", "const"].some((k) => k in rest);
+      Object.assign(node, nullable === true && constrained ? { anyOf: [rest, { type: "null" }] } : rest);
+    }
+    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push(value);
+  }
+  return doc;
 }
 
 /** An operationId names one operation: two operations with the same one would be mistaken for each other. */
