@@ -24,6 +24,7 @@ export const FAULTS = {
   "missing-required-field": { catches: ["response_schema_conformance"] },
   "html-content-type": { catches: ["content_type_conformance"] },
   "link-count-mismatch": { catches: ["sitemap_link_count"] },
+  "wrong-sitemap-url": { catches: ["sitemap_url_echo"] },
   "always-from-cache": { catches: ["sitemap_cache_disabled"] },
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": { catches: ["not_a_server_error", "negative_data_rejection"], alsoFlags: ["status_code_conformance"] },

@@ -59,7 +59,7 @@ function sitemapResult(site: string, fromCache: boolean, faults: Faults): Reply 
   const origin = URL.canParse(site) ? new URL(site).origin : "https://unknown.example";
   const links = faults.has("unreachable-answers-200") && origin.endsWith(".invalid") ? [] : [`${origin}/`, `${origin}/about`, `${origin}/contact`];
   const linkCount = faults.has("link-count-mismatch") ? links.length + 1 : links.length;
-  const result = { id: makeId("smr_", 1), url: site, state: "completed", credit_usage: fromCache ? 0 : 1, error: null, error_reason: null, from_cache: fromCache, started_at: now(), completed_at: now(), running_time: "00:00:00.0120000", links, link_count: linkCount, region: "eu-west" };
+  const result = { id: makeId("smr_", 1), url: faults.has("wrong-sitemap-url") ? `${origin}/sitemap.xml` : site, state: "completed", credit_usage: fromCache ? 0 : 1, error: null, error_reason: null, from_cache: fromCache, started_at: now(), completed_at: now(), running_time: "00:00:00.0120000", links, link_count: linkCount, region: "eu-west" };
   return { status: 200, body: faults.has("enveloped-responses") ? { data: result } : result };
 }
 

@@ -1,6 +1,6 @@
 /**
- * createSitemapRequest: link_count against links, sorted links (live-page prose: a warning), the cache off
- * by default, an unreachable site answered with a documented error. A read may take 60 s (seed section 8).
+ * createSitemapRequest: link_count against links, sorted links (live-page prose: a warning), the requested
+ * url echoed, the cache off by default, an unreachable site answered with a documented error. A read may take 60 s (seed section 8).
  */
 import { baseValues, toRequest } from "../engine/requests.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
@@ -50,6 +50,23 @@ const cacheDisabled: Check = (ex, { model }) => {
   return [finding(ex, { severity: "error", title: "Served from the cache although caching was off", received: `from_cache: true with max_cache_age ${age === undefined ? "omitted" : age}`, documented: "max_cache_age 0 (the default) never uses the cache: from_cache false", instancePath: `${payloadPrefix(model, ex)}/from_cache`, value: true })];
 };
 
+/** A URL compared as a site address: scheme and host case-insensitively, default port dropped, a trailing `/` ignored. */
+function siteKey(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const u = new URL(url);
+  return `${u.origin}${u.pathname.replace(/\/+$/, "")}${u.search}`;
+}
+
+/** The response's `url` ("URL of the request", seed 2.2) is the URL asked for, when it is given at all. */
+const urlEcho: Check = (ex, { model }) => {
+  const body = payload(model, ex);
+  const sent = ex.request.json;
+  if (!isSuccess(ex) || !isObject(body) || !isObject(sent) || typeof body.url !== "string" || typeof sent.url !== "string") return [];
+  const asked = siteKey(sent.url);
+  if (asked === undefined || siteKey(body.url) === asked) return [];
+  return [finding(ex, { severity: "error", title: "Returned url differs from the requested url", received: `url: ${JSON.stringify(body.url).slice(0, 200)}`, documented: `url: the URL of the request, ${JSON.stringify(sent.url).slice(0, 200)} (scheme and host case, default port and a trailing / aside)`, instancePath: `${payloadPrefix(model, ex)}/url`, value: body.url })];
+};
+
 /** A site that cannot be reached gets a documented error status with an error object body. */
 const unreachable: Check = (ex, { model, unreachableSite }) => {
   if (!unreachableSite || ex.response.status === 0) return [];
@@ -70,6 +87,7 @@ export const sitemapModule: ContractModule = {
     sitemap_link_count: { fn: linkCount },
     sitemap_links_sorted: { fn: linksSorted },
     sitemap_cache_disabled: { fn: cacheDisabled, relational: true },
+    sitemap_url_echo: { fn: urlEcho, relational: true },
     sitemap_unreachable: { fn: unreachable, relational: true },
   },
   scenarios: (model, settings) => {
