@@ -12,7 +12,6 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPatch } from "diff";
-import openapiTS, { astToString } from "openapi-typescript";
 import { buildOperationTable, successResponse, type OperationEntry } from "../openapi/lib/operations.js";
 import { projectComponentSchemas } from "../openapi/lib/projection.js";
 import { derefSchema, loadSpec, SPEC_PATH, type OpenApiDocument } from "../openapi/lib/spec.js";
@@ -64,6 +63,8 @@ export async function renderAll(specPath: string): Promise<Record<string, string
   const ops = buildOperationTable(doc);
   // defaultNonNullable off: a property with a default (max_cache_age) stays optional in request types.
   // The document as read (a Swagger 2.0 or OpenAPI 3.0 one upgraded to 3.1), so every artefact sees the same document.
+  // Loaded once the document has been read: a file that is not a document fails fast, without this heavy import.
+  const { default: openapiTS, astToString } = await import("openapi-typescript");
   const ast = await openapiTS(structuredClone(doc) as never, { alphabetize: false, defaultNonNullable: false });
   const routes = Object.fromEntries(ops.map((op) => [op.operationId, route(doc, op)]));
   return {
