@@ -35,6 +35,8 @@ describe("CONTRACT_SPEC", () => {
     ["a dangling $ref", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '#/components/responses/Gone'}}\n", /the \$ref "#\/components\/responses\/Gone" at \/paths\/~1a\/get\/responses\/200 does not resolve/],
     ["a document without operations", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n", /has no operations under "paths": there is nothing to check/],
     ["an operationId used twice", "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n", /the operationId "x" is used twice \(GET \/a and GET \/b\)/],
+    ["a dangling $ref in a default response", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {default: {description: d, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}}\n", /the \$ref "#\/components\/schemas\/Gone" at \/paths\/~1a\/get\/responses\/default\/content\/application~1json\/schema does not resolve/],
+    ["a dangling $ref in a property named enum", "openapi: 3.1.0\npaths: {}\ncomponents: {schemas: {A: {properties: {enum: {$ref: '#/components/schemas/Gone'}}}}}\n", /at \/components\/schemas\/A\/properties\/enum does not resolve/],
     ["a $ref to another file", "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths.yaml#/a'}\n", /the \$ref "paths\.yaml#\/a" at \/paths\/~1a points outside the document; bundle it/],
   ])("refuses %s, naming the file and the rule (exit 2, before any server starts)", (_what, text, message) => {
     const path = file("doc.yaml", text);

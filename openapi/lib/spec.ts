@@ -29,7 +29,8 @@ export class DocumentError extends Error {
   override name = "DocumentError";
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+/** True for a JSON object (not null, not an array). */
+export const isMapping = (v: unknown): v is Record<string, any> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Parses an OpenAPI document (YAML or JSON) from disk, as OpenAPI 3.1: a Swagger 2.0 or OpenAPI 3.0 document
@@ -63,22 +64,13 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
  * `anyOf: [<the schema>, {type: "null"}]`. A `nullable` of false, or one with nothing to attach to, is dropped.
  */
 function nullableWithoutType(doc: OpenApiDocument): OpenApiDocument {
-  const stack: unknown[] = [doc];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (!isMapping(node)) continue;
-    if ("nullable" in node && node.type === undefined) {
-      const { nullable, ...rest } = node;
-      for (const key of Object.keys(node)) delete node[key];
-      const constrained = ["$ref", "allOf", "oneOf", "anyOf", "properties", "items", "enum", "const"].some((k) => k in rest);
-      Object.assign(node, nullable === true && constrained ? { anyOf: [rest, { type: "null" }] } : rest);
-    }
-    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push(value);
-  }
+  forEachNode(doc, (node) => {
+    if (!("nullable" in node) || node.type !== undefined) return;
+    const { nullable, ...rest } = node;
+    for (const key of Object.keys(node)) delete node[key];
+    const constrained = ["$ref", "allOf", "oneOf", "anyOf", "properties", "items", "enum", "const"].some((k) => k in rest);
+    Object.assign(node, nullable === true && constrained ? { anyOf: [rest, { type: "null" }] } : rest);
+  });
   return doc;
 }
 
@@ -99,29 +91,52 @@ function checkOperationIds(doc: Record<string, unknown>, path: string): void {
   }
 }
 
-/** Keys whose values are data (examples, defaults, enums), where a `$ref` member is not a reference. */
-const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const", "value"]);
+/** Keys whose values are data (examples, defaults, enums, consts), never schemas or references. */
+const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
+
+/**
+ * Maps whose keys are names (of properties, responses, media types, components...), not keywords: a member
+ * there called `default` or `enum` (the `default` response, a property named `enum`) is entered.
+ */
+const NAMED_MAPS = new Set([
+  "paths", "responses", "content", "headers", "links", "callbacks", "encoding",
+  "schemas", "parameters", "requestBodies", "securitySchemes", "pathItems",
+  "properties", "patternProperties", "dependentSchemas", "$defs", "definitions",
+]);
+
+/**
+ * Visits every object of an OpenAPI document (schemas, operations, responses...) once, iteratively, with its
+ * JSON pointer; `visit` may rewrite the object in place before its members are entered. Data (examples,
+ * defaults, enums, consts) and `x-` extensions are not entered, except where a named map calls a member so.
+ */
+export function forEachNode(doc: unknown, visit: (node: Record<string, unknown>, at: string) => void): void {
+  const stack: Array<[unknown, string, boolean]> = [[doc, "", false]];
+  while (stack.length > 0) {
+    const [node, at, named] = stack.pop()!;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => stack.push([item, `${at}/${i}`, false]));
+      continue;
+    }
+    if (!isMapping(node)) continue;
+    if (!named) visit(node, at);
+    for (const [key, value] of Object.entries(node)) {
+      if (!named && (DATA_KEYS.has(key) || key.startsWith("x-"))) continue;
+      stack.push([value, `${at}/${pointerSegment(key)}`, !named && NAMED_MAPS.has(key)]);
+    }
+  }
+}
 
 /**
  * Every `$ref` must point inside the document and resolve: tools here read one file, so a reference to
  * another file is an error that says to bundle first, and a dangling one names where it is.
  */
 function checkReferences(doc: Record<string, unknown>, path: string): void {
-  const stack: Array<[unknown, string]> = [[doc, ""]];
-  while (stack.length > 0) {
-    const [node, at] = stack.pop()!;
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => stack.push([item, `${at}/${i}`]));
-      continue;
-    }
-    if (!isMapping(node)) continue;
+  forEachNode(doc, (node, at) => {
     const ref = node.$ref;
-    if (typeof ref === "string") {
-      if (!ref.startsWith("#")) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} points outside the document; bundle it into one file first (e.g. npx redocly bundle)`);
-      if (resolvePointer(doc, ref) === undefined) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`);
-    }
-    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push([value, `${at}/${pointerSegment(key)}`]);
-  }
+    if (typeof ref !== "string") return;
+    if (!ref.startsWith("#")) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} points outside the document; bundle it into one file first (e.g. npx redocly bundle)`);
+    if (resolvePointer(doc, ref) === undefined) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`);
+  });
 }
 
 /** Escapes one JSON pointer segment (RFC 6901). */

@@ -4,15 +4,10 @@
  * property is not returned, so it is not required. Schemas shared by requests and responses (an `id` that
  * is `readOnly` and required) then hold each side to what it really promises.
  */
-import { derefSchema, type OpenApiDocument } from "./spec.js";
+import { derefSchema, forEachNode, isMapping, type OpenApiDocument } from "./spec.js";
 
 /** Which side of the exchange a view is for. */
 export type Direction = "request" | "response";
-
-/** Keys whose values are data, not schemas: never rewritten. */
-const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
-
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * A copy of `doc` for `direction`: for requests, `readOnly` properties are removed (and so no longer required);
@@ -23,24 +18,14 @@ export function documentView(doc: OpenApiDocument, direction: Direction): OpenAp
   const flag = direction === "request" ? "readOnly" : "writeOnly";
   if (!JSON.stringify(doc).includes(`"${flag}":true`)) return doc;
   const copy = structuredClone(doc);
-  // Iterative walk over the copy (documents can be large); every object with `properties` is a schema.
-  const stack: unknown[] = [copy];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (!isObject(node)) continue;
-    if (isObject(node.properties)) {
-      // Decided on the original document: a property that is a $ref to a readOnly schema counts too.
-      const marked = Object.keys(node.properties).filter((name) => derefSchema(doc, node.properties[name]).schema?.[flag] === true || node.properties[name]?.[flag] === true);
-      if (marked.length > 0) {
-        if (Array.isArray(node.required)) node.required = node.required.filter((r: unknown) => !marked.includes(String(r)));
-        if (direction === "request") for (const name of marked) delete node.properties[name];
-      }
-    }
-    for (const [key, value] of Object.entries(node)) if (!DATA_KEYS.has(key) && !key.startsWith("x-")) stack.push(value);
-  }
+  forEachNode(copy, (node) => {
+    if (!isMapping(node.properties)) return;
+    const properties = node.properties;
+    // Decided on the original document: a property that is a $ref to a readOnly schema counts too.
+    const marked = Object.keys(properties).filter((name) => derefSchema(doc, properties[name]).schema?.[flag] === true);
+    if (marked.length === 0) return;
+    if (Array.isArray(node.required)) node.required = node.required.filter((r: unknown) => !marked.includes(String(r)));
+    if (direction === "request") for (const name of marked) delete properties[name];
+  });
   return copy;
 }
