@@ -1,12 +1,11 @@
 /** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
-import { matchingMedia } from "../openapi/lib/operations.js";
+import { isJsonMedia, matchingMedia } from "../openapi/lib/operations.js";
+import { isMapping } from "../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 import type { Exchange, Finding, SentRequest } from "./types.js";
 
-/** True for a plain JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** True for a plain JSON object (not null, not an array): the spec library's own test. */
+export const isObject = isMapping;
 
 /** True for a 2xx status. */
 export function isSuccess(exchange: Exchange): boolean {
@@ -15,7 +14,7 @@ export function isSuccess(exchange: Exchange): boolean {
 
 /** The schema of the documented JSON response for `status`, dereferenced, or undefined. */
 function responseSchema(model: SpecModel, operation: string, status: number): { schema: any; pointer: string } | undefined {
-  const media = model.responseMedia(operation, status).find((m) => m.schemaPointer && /json/i.test(m.mediaType));
+  const media = model.responseMedia(operation, status).find((m) => m.schemaPointer && isJsonMedia(m.mediaType));
   return media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer) : undefined;
 }
 
@@ -58,9 +57,9 @@ export function responseBodySchema(model: SpecModel, exchange: Exchange): { poin
   const media = model.responseMedia(exchange.operation, status);
   const matched = matchingMedia(media, contentType);
   const kind = matched ? (matched.mediaType.includes("*") ? (contentType ?? "") : matched.mediaType) : "";
-  const asText = matched !== undefined && /^text\//i.test(kind) && !/json/i.test(kind);
-  if (matched && !asText && !/json/i.test(kind)) return undefined;
-  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && /json/i.test(m.mediaType)))?.schemaPointer;
+  const asText = matched !== undefined && /^text\//i.test(kind) && !isJsonMedia(kind);
+  if (matched && !asText && !isJsonMedia(kind)) return undefined;
+  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && isJsonMedia(m.mediaType)))?.schemaPointer;
   if (!pointer || (!asText && json === undefined)) return undefined;
   return { pointer, asText };
 }

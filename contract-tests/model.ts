@@ -23,9 +23,10 @@ export class SpecModel {
     readonly specPath: string,
     readonly direction: Direction = "response",
     source: OpenApiDocument = loadSpec(specPath),
+    view: OpenApiDocument = documentView(source, direction),
   ) {
     this.#source = source;
-    this.doc = documentView(source, direction);
+    this.doc = view;
     this.validator = new SpecValidator(this.doc);
     this.operations = buildOperationTable(this.doc);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
@@ -35,8 +36,9 @@ export class SpecModel {
   /** The same document read for requests: the model request building and value generation use. */
   get forRequests(): SpecModel {
     // A document without readOnly or writeOnly members reads the same both ways: one model serves.
-    const same = this.doc === this.#source && documentView(this.#source, "request") === this.#source;
-    return (this.#forRequests ??= same ? this : new SpecModel(this.specPath, "request", this.#source));
+    if (this.#forRequests) return this.#forRequests;
+    const view = documentView(this.#source, "request");
+    return (this.#forRequests = this.doc === this.#source && view === this.#source ? this : new SpecModel(this.specPath, "request", this.#source, view));
   }
 
   /** The operation with `operationId`; throws for an unknown one (a bug in the caller). */

@@ -1,4 +1,4 @@
-import { essence, matchingMedia } from "../../openapi/lib/operations.js";
+import { essence, isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../exchange.js";
 import type { Check } from "../types.js";
 
@@ -12,7 +12,7 @@ export const contentTypeConformance: Check = (ex, { model }) => {
   const documented = media.map((m) => m.mediaType.toLowerCase());
   if (!matchingMedia(media, contentType))
     return [finding(ex, { severity: "error", title: "Undocumented Content-Type", received: contentType ? show(contentType, 120) : "(no Content-Type header)", documented: documented.join(", ") })];
-  if (/json/.test(received) && json === undefined && !truncated && tooDeep === undefined)
+  if (isJsonMedia(received) && json === undefined && !truncated && tooDeep === undefined)
     return [finding(ex, { severity: "error", title: "Response body is not valid JSON", received: bodyText ? show(bodyText) : "(empty body)", documented: `a ${received} body` })];
   return [];
 };

@@ -2,14 +2,14 @@
  * The generic phases, run for every operation of the document with no code written for it (after
  * Schemathesis): examples, positive data, negative data, auth, links (stateful) and account isolation.
  */
-import type { OperationEntry } from "../../openapi/lib/operations.js";
+import { isJsonMedia, type OperationEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
 import { authPlan } from "../wire.js";
 import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, bucketOf, fromWire, isJsonMedia, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 

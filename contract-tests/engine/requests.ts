@@ -3,7 +3,8 @@
  * serialised the way the document says (style, explode), and where each value comes from: the settings
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
-import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
+import { isJsonMedia, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { configuredValue, type Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
@@ -27,7 +28,6 @@ export function bucketOf(values: Values, where: string): Record<string, unknown>
 }
 
 const textOf = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const objectEntries = (v: Record<string, unknown>) => Object.entries(v).filter(([, x]) => x !== undefined);
 
 /**
@@ -36,19 +36,19 @@ const objectEntries = (v: Record<string, unknown>) => Object.entries(v).filter((
  * exploded); a parameter described by a JSON `content` is its JSON.
  */
 export function serialize(p: ParameterEntry, value: unknown): string | string[] {
-  if (p.contentType !== undefined) return /json/i.test(p.contentType) ? JSON.stringify(value) : textOf(value);
+  if (p.contentType !== undefined) return isJsonMedia(p.contentType) ? JSON.stringify(value) : textOf(value);
   if (Array.isArray(value)) {
     const items = value.map(textOf);
     if (p.in === "query" && p.style === "form" && p.explode) return items;
     return items.join(p.style === "spaceDelimited" ? " " : p.style === "pipeDelimited" ? "|" : ",");
   }
-  if (isPlainObject(value)) return objectEntries(value).map(([k, v]) => (p.explode ? `${k}=${textOf(v)}` : `${k},${textOf(v)}`)).join(",");
+  if (isMapping(value)) return objectEntries(value).map(([k, v]) => (p.explode ? `${k}=${textOf(v)}` : `${k},${textOf(v)}`)).join(",");
   return textOf(value);
 }
 
 /** The query pairs of one parameter, by its style: form (objects exploded into their members), delimited, deepObject. */
 export function queryPairs(p: ParameterEntry, value: unknown): Array<[string, string]> {
-  if (p.contentType === undefined && isPlainObject(value)) {
+  if (p.contentType === undefined && isMapping(value)) {
     const entries = objectEntries(value);
     if (p.style === "deepObject") return entries.map(([k, v]) => [`${p.name}[${k}]`, textOf(v)]);
     if (p.style === "form" && p.explode) return entries.map(([k, v]) => [k, textOf(v)]);
@@ -62,17 +62,15 @@ export function queryPairs(p: ParameterEntry, value: unknown): Array<[string, st
 function pathSegment(p: ParameterEntry | undefined, name: string, value: unknown): string {
   if (!p) return encodeURIComponent(textOf(value));
   const enc = (t: string) => encodeURIComponent(t).replace(/%2C/gi, ",");
-  const list = Array.isArray(value) ? value.map(textOf) : isPlainObject(value) ? undefined : [textOf(value)];
-  if (p.style === "label") {
-    if (list) return `.${list.map(enc).join(p.explode ? "." : ",")}`;
-    return `.${objectEntries(value as Record<string, unknown>).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)).join(p.explode ? "." : ",")}`;
-  }
+  // An object's members: `k=v` each when exploded, else `k,v`.
+  const members = isMapping(value) && p.contentType === undefined ? objectEntries(value).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)) : undefined;
+  const items = Array.isArray(value) ? value.map((v) => enc(textOf(v))) : [enc(textOf(value))];
+  if (p.style === "label") return `.${(members ?? items).join(p.explode ? "." : ",")}`;
   if (p.style === "matrix") {
-    if (list) return p.explode ? list.map((t) => `;${enc(name)}=${enc(t)}`).join("") : `;${enc(name)}=${list.map(enc).join(",")}`;
-    const entries = objectEntries(value as Record<string, unknown>);
-    return p.explode ? entries.map(([k, v]) => `;${enc(k)}=${enc(textOf(v))}`).join("") : `;${enc(name)}=${entries.map(([k, v]) => `${enc(k)},${enc(textOf(v))}`).join(",")}`;
+    if (!p.explode) return `;${enc(name)}=${(members ?? items).join(",")}`;
+    return members ? members.map((m) => `;${m}`).join("") : items.map((t) => `;${enc(name)}=${t}`).join("");
   }
-  if (!list && p.contentType === undefined) return objectEntries(value as Record<string, unknown>).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)).join(",");
+  if (members) return members.join(",");
   const text = serialize(p, value);
   return enc(Array.isArray(text) ? text.join(",") : text);
 }
@@ -82,12 +80,9 @@ export function expandPath(op: OperationEntry, path: Record<string, unknown>): s
   return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => pathSegment(op.parameters.find((x) => x.in === "path" && x.name === name), name, path[name]));
 }
 
-const JSON_MEDIA = /^application\/([\w.+-]+\+)?json\b|^[^/]+\/[^;]*\bjson\b/i;
 const FORM_MEDIA = /^application\/x-www-form-urlencoded\b/i;
 const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
 
-/** A JSON media type (`application/json`, `application/merge-patch+json`, ...). */
-export const isJsonMedia = (mediaType: string) => JSON_MEDIA.test(mediaType);
 
 /**
  * The media type the suite sends an operation's body as: JSON when the operation takes JSON, else a URL-encoded
@@ -168,7 +163,7 @@ export function fromWire(model: SpecModel, p: ParameterEntry, wire: string | str
   const scalar = (text: string, t: string[]): unknown =>
     (t.includes("integer") || t.includes("number")) && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : t.includes("boolean") && (text === "true" || text === "false") ? text === "true" : text;
   const whole = Array.isArray(wire) ? wire.join(",") : wire;
-  if (p.contentType !== undefined && /json/i.test(p.contentType)) {
+  if (p.contentType !== undefined && isJsonMedia(p.contentType)) {
     try {
       return JSON.parse(whole) as unknown;
     } catch {

@@ -256,6 +256,11 @@ export function successResponse(op: OperationEntry): ResponseEntry | undefined {
   return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status.toUpperCase() === "2XX");
 }
 
+/** A JSON media type (`application/json`, `application/problem+json`, `text/json`...), parameters allowed. */
+export function isJsonMedia(mediaType: string): boolean {
+  return /^application\/([\w.+-]+\+)?json\b|^[^/]+\/[^;]*\bjson\b/i.test(mediaType.trim());
+}
+
 /** The media type without parameters, lower-cased (`application/json; charset=utf-8` is `application/json`). */
 export function essence(mediaType: string): string {
   return mediaType.split(";")[0]!.trim().toLowerCase();
