@@ -39,6 +39,8 @@ export interface ReceivedResponse {
   tooDeep?: number;
   /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
+  /** The suite could not send the request at all (its own problem, e.g. a body the transport refuses): never the target's. */
+  notSent?: boolean;
   elapsedMs: number;
 }
 
@@ -70,12 +72,20 @@ export interface CheckContext {
   intent: Intent;
   /** The document the exchange is judged against. */
   model: SpecModel;
-  /** Undocumented response properties are errors rather than warnings (CONTRACT_STRICT=1). */
+  /**
+   * CONTRACT_STRICT=1: undocumented response properties and envelopes are errors, and every refusal of input
+   * the document rules out is held, whether or not the operation documents a response for it.
+   */
   strict: boolean;
   /** The target answers from state (a live server), not with static examples (the mock). */
   live: boolean;
   /** For rejections: whether the document demands one ("error") or only implies it ("warning"). */
   demand?: "error" | "warning";
+  /**
+   * For rejections: the input cannot be told apart from a valid request (an empty value, read as absent), so
+   * its refusal is never demanded, not even under strict.
+   */
+  ambiguous?: boolean;
   /** What made a rejection request invalid, e.g. `missing required member url`. */
   mutation?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
@@ -109,6 +119,12 @@ export interface Finding {
   value?: unknown;
   /** A curl command reproducing the request, key redacted. */
   curl: string;
+  /**
+   * The promise the finding holds the server to: a JSON pointer into the document (`#/paths/...`, read as the
+   * suite reads the document, upgraded to OpenAPI 3.1) or a definite statement of the interface. Every error
+   * has one: the registry makes an error without one a warning.
+   */
+  promise?: string;
   /** How often this finding occurred (the same rule at several positions or in several exchanges). */
   count?: number;
 }

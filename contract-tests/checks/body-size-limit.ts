@@ -1,4 +1,5 @@
 import { finding } from "../exchange.js";
+import { responsePromise } from "../promise.js";
 import { MAX_JSON_DEPTH } from "../target.js";
 import type { Check } from "../types.js";
 
@@ -6,8 +7,10 @@ import type { Check } from "../types.js";
  * A body over the suite's limit was not read whole, or nests deeper than the suite parses, so it could not be
  * checked: reported, never silently passed.
  */
-export const bodySizeLimit: Check = (ex) => {
+export const bodySizeLimit: Check = (ex, { model }) => {
   const { tooDeep } = ex.response;
+  // The documented content of the response is the promise a body the suite cannot read may break.
+  const promise = ex.response.status > 0 && model.responseMedia(ex.operation, ex.response.status).length > 0 ? responsePromise(model, ex.operation, ex.response.status, "content") : undefined;
   if (tooDeep !== undefined)
     return [
       finding(ex, {
@@ -15,6 +18,7 @@ export const bodySizeLimit: Check = (ex) => {
         title: `Response body nests deeper than ${MAX_JSON_DEPTH} levels (not validated)`,
         received: `${tooDeep} levels of arrays and objects`,
         documented: `a body the suite can validate (at most ${MAX_JSON_DEPTH} levels)`,
+        promise,
       }),
     ];
   if (!ex.response.truncated) return [];
@@ -24,6 +28,7 @@ export const bodySizeLimit: Check = (ex) => {
       title: "Response body larger than the suite reads (not validated)",
       received: `more than ${ex.response.bodyLimit ?? ex.response.bodyBytes - 1} bytes (reading stopped there)`,
       documented: "a body the suite can validate (raise CONTRACT_MAX_BODY_BYTES if this size is expected)",
+      promise,
     }),
   ];
 };

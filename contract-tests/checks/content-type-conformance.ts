@@ -1,5 +1,6 @@
 import { essence, isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../exchange.js";
+import { responsePromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /** A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one parses. */
@@ -10,9 +11,10 @@ export const contentTypeConformance: Check = (ex, { model }) => {
   if (media.length === 0) return []; // documented without content: any body is fine
   const received = essence(contentType ?? "");
   const documented = media.map((m) => m.mediaType.toLowerCase());
+  const promise = responsePromise(model, ex.operation, status, "content");
   if (!matchingMedia(media, contentType))
-    return [finding(ex, { severity: "error", title: "Undocumented Content-Type", received: contentType ? show(contentType, 120) : "(no Content-Type header)", documented: documented.join(", ") })];
+    return [finding(ex, { severity: "error", title: "Undocumented Content-Type", received: contentType ? show(contentType, 120) : "(no Content-Type header)", documented: documented.join(", "), promise })];
   if (isJsonMedia(received) && json === undefined && !truncated && tooDeep === undefined)
-    return [finding(ex, { severity: "error", title: "Response body is not valid JSON", received: bodyText ? show(bodyText) : "(empty body)", documented: `a ${received} body` })];
+    return [finding(ex, { severity: "error", title: "Response body is not valid JSON", received: bodyText ? show(bodyText) : "(empty body)", documented: `a ${received} body`, promise })];
   return [];
 };

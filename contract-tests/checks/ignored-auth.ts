@@ -1,4 +1,5 @@
 import { finding } from "../exchange.js";
+import { securityPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 const HOW = { "no-key": "without an API key", "empty-key": "with an empty API key", "wrong-key": "with a wrong API key" } as const;
@@ -9,5 +10,5 @@ export const ignoredAuth: Check = (ex, { intent, model }) => {
   const status = ex.response.status;
   if (status === 0 || (status >= 400 && status < 500)) return [];
   const schemes = model.operation(ex.operation).security.map((alt) => alt.map((s) => s.scheme).join(" + ")).join(" or ");
-  return [finding(ex, { severity: "error", title: `The API answered a request ${HOW[intent]}`, received: `status ${status}`, documented: `a 4xx refusal: the operation requires ${schemes || "authentication"}` })];
+  return [finding(ex, { severity: "error", title: `The API answered a request ${HOW[intent]}`, received: `status ${status}`, documented: `a 4xx refusal: the operation requires ${schemes || "authentication"}`, promise: securityPromise(model, ex.operation) })];
 };

@@ -24,6 +24,11 @@ export interface CheckDef {
    * does not depend on the request, it runs only on a documented example pair.
    */
   relational?: boolean;
+  /**
+   * The promise of every finding of the check that names none itself: for a semantic module check, the
+   * definite statement of the interface it enforces (see promise.ts).
+   */
+  promise?: string;
 }
 
 /** Checks every exchange gets, whatever the operation (Schemathesis's defaults, plus size and envelope). */
@@ -54,14 +59,35 @@ export const CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTE
 /** The checks run on every exchange. */
 export const GENERIC_CHECKS: readonly string[] = [...Object.keys(RESPONSE), ...Object.keys(INTENT)];
 
-/** Runs the named checks on one exchange; relational checks are skipped on the mock unless the exchange is an example pair. */
+/** Module checks hold the meaning of an operation: like relational ones, they judge only requests the document allows. */
+const SEMANTIC = new Set(Object.keys(MODULE_CHECKS));
+
+/**
+ * Requests the document rules out (invalid input, a missing or wrong credential): a server may read them any
+ * way it likes once it has not refused them, so nothing relates them to the answer.
+ */
+const RULED_OUT: ReadonlySet<CheckContext["intent"]> = new Set(["rejection", "no-key", "empty-key", "wrong-key"]);
+
+/** Added to what an error without a promise documented, when the registry makes it a warning. */
+export const NO_PROMISE = "(a warning: the check names no place in the document and no statement of the interface that promises this)";
+
+/**
+ * Runs the named checks on one exchange. Relational checks are skipped on the mock unless the exchange is an
+ * example pair; relational and semantic checks are skipped on requests the document rules out. Every error
+ * names its promise (its own, else its check's): one that names none is reported as a warning.
+ */
 export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckContext): Finding[] {
   const out: Finding[] = [];
   for (const id of new Set(ids)) {
     const def = CHECKS[id];
     if (!def) throw new Error(`unknown check ${id}`);
     if (def.relational && !ctx.live && !exchange.pairedExample) continue;
-    for (const f of def.fn(exchange, ctx)) out.push({ check: id, ...f });
+    if ((def.relational || SEMANTIC.has(id)) && RULED_OUT.has(ctx.intent)) continue;
+    for (const f of def.fn(exchange, ctx)) {
+      const promise = f.promise ?? def.promise;
+      if (f.severity === "error" && !promise) out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}` });
+      else out.push({ check: id, ...f, ...(promise ? { promise } : {}) });
+    }
   }
   return out;
 }

@@ -1,20 +1,36 @@
+import { matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../exchange.js";
+import { operationPromise, refusalPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
+/** The statuses that document a refusal of a body sent in a media type the operation does not take. */
+const MEDIA_REFUSALS = ["415", "400", "422"];
+
 /**
- * Input the document rules out must get a 4xx, never a 2xx or a 5xx. Where the document only names a format
- * or pattern (the seed does not say it is enforced) an acceptance is a warning, not an error.
+ * Input the document rules out must get a 4xx, never a 2xx or a 5xx, where the document promises a refusal:
+ * the operation documents a response for such input (400, 422, 4XX, or a `default` beside a 2xx; 415 too for
+ * a body in a media type it does not take). Elsewhere an acceptance is a warning: the document promises no
+ * refusal, and a lenient server is free to read the input its own way. Where the document only names a format
+ * or pattern (`demand: "warning"`) it is a warning too. CONTRACT_STRICT=1 holds every refusal (as Schemathesis
+ * does), except input that cannot be told apart from a valid request (`ambiguous`: an empty value).
  */
-export const negativeDataRejection: Check = (ex, { intent, demand, mutation }) => {
+export const negativeDataRejection: Check = (ex, { intent, demand, mutation, model, strict, ambiguous }) => {
   const status = ex.response.status;
   if (intent !== "rejection" || status === 0 || (status >= 400 && status < 500)) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
+  const takes = model.operation(ex.operation).requestBody?.content ?? [];
+  const otherMedia = ex.request.bodyText !== undefined && takes.length > 0 && !matchingMedia(takes, ex.request.headers["content-type"] ?? null);
+  const documentedRefusal = refusalPromise(model, ex.operation, otherMedia ? MEDIA_REFUSALS : undefined);
+  const held = !ambiguous && (strict || (demand ?? "error") === "error");
+  const promise = !held ? undefined : documentedRefusal ?? (strict ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every refusal of input the document rules out is held)` : undefined);
+  const why = ambiguous ? "the input cannot be told apart from a valid request" : !held ? "the document names this rule without saying it is enforced" : !promise ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response" : undefined;
   return [
     finding(ex, {
-      severity: status >= 500 ? "error" : (demand ?? "error"),
+      severity: promise ? "error" : "warning",
       title: status < 300 ? `Invalid input accepted${mutation ? ` (${mutation})` : ""}` : `Invalid input not answered with a 4xx${mutation ? ` (${mutation})` : ""}`,
       received: `status ${status} for ${show(sent)}`,
-      documented: "a 4xx for input the document rules out",
+      documented: `a 4xx for input the document rules out${why ? ` (a warning: ${why})` : ""}`,
+      ...(promise ? { promise } : {}),
     }),
   ];
 };

@@ -1,10 +1,11 @@
 import { finding, show } from "../exchange.js";
+import { successPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /** Valid input (documented examples, generated data, link-fed values) must not be refused with a 4xx. */
-export const positiveDataAcceptance: Check = (ex, { intent }) => {
+export const positiveDataAcceptance: Check = (ex, { intent, model }) => {
   const status = ex.response.status;
   if (intent !== "acceptance" || status < 400 || status >= 500) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
-  return [finding(ex, { severity: "error", title: "Valid input rejected", received: `status ${status} for ${show(sent)}`, documented: "a 2xx (or a documented non-4xx status) for input that matches the request schema" })];
+  return [finding(ex, { severity: "error", title: "Valid input rejected", received: `status ${status} for ${show(sent)}`, documented: "a 2xx (or a documented non-4xx status) for input that matches the request schema", promise: successPromise(model, ex.operation) })];
 };

@@ -1,4 +1,5 @@
 import { finding, isEnveloped } from "../exchange.js";
+import { responsePromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /**
@@ -15,6 +16,7 @@ export const responseEnvelope: Check = (ex, { model, strict }) => {
       received: `an object with members ${Object.keys(ex.response.json as object).join(", ")}`,
       documented: "the bare object the document shows for this operation",
       instancePath: "/data",
+      ...(strict ? { promise: responsePromise(model, ex.operation, ex.response.status, "content") } : {}),
     }),
   ];
 };

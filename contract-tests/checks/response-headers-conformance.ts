@@ -3,6 +3,7 @@ import { documentedResponse } from "../../openapi/lib/operations.js";
 import { SPEC_ID } from "../../openapi/lib/spec.js";
 import { fromWire } from "../engine/requests.js";
 import { finding, show } from "../exchange.js";
+import { responsePromise } from "../promise.js";
 import type { Check, Finding } from "../types.js";
 
 /**
@@ -17,14 +18,15 @@ export const responseHeadersConformance: Check = (ex, { model }) => {
   const out: Array<Omit<Finding, "check">> = [];
   for (const h of response?.headers ?? []) {
     const text = headers[h.name.toLowerCase()];
+    const promise = responsePromise(model, ex.operation, status, "headers", h.name);
     if (text === undefined) {
-      if (h.required) out.push(finding(ex, { severity: "error", title: `Missing required response header ${h.name}`, received: "(absent)", documented: `${h.name}, required on ${response!.status}` }));
+      if (h.required) out.push(finding(ex, { severity: "error", title: `Missing required response header ${h.name}`, received: "(absent)", documented: `${h.name}, required on ${response!.status}`, promise }));
       continue;
     }
     if (!h.schemaPointer) continue;
     const p: ParameterEntry = { name: h.name, in: "header", required: h.required, style: "simple", explode: false, schema: { $ref: `#${h.schemaPointer}` }, schemaPointer: h.schemaPointer, examples: [] };
     const err = model.validator.validate(h.schemaPointer, fromWire(model, p, text))[0];
-    if (err) out.push(finding(ex, { severity: "error", title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`, received: show(text, 120), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: err.schemaPath.replace(SPEC_ID, "") }));
+    if (err) out.push(finding(ex, { severity: "error", title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`, received: show(text, 120), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: err.schemaPath.replace(SPEC_ID, ""), promise }));
   }
   return out;
 };

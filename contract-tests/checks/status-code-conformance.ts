@@ -1,4 +1,5 @@
 import { finding } from "../exchange.js";
+import { responsesPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /** Only documented statuses; like Prism's validator an undocumented 4xx is a warning, 2xx/3xx/5xx an error. */
@@ -8,5 +9,5 @@ export const statusCodeConformance: Check = (ex, { model, intent }) => {
   const is4xx = status >= 400 && status < 500;
   // Refusals of a missing key or of invalid input are "expect a 4xx" without a named status.
   if (is4xx && intent !== "acceptance" && intent !== "conforming") return [];
-  return [finding(ex, { severity: is4xx ? "warning" : "error", title: "Undocumented HTTP status code", received: `status ${status}`, documented: `one of ${model.documentedStatuses(ex.operation).join(", ")}` })];
+  return [finding(ex, { severity: is4xx ? "warning" : "error", title: "Undocumented HTTP status code", received: `status ${status}`, documented: `one of ${model.documentedStatuses(ex.operation).join(", ")}`, promise: responsesPromise(model, ex.operation) })];
 };

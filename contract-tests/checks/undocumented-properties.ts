@@ -20,6 +20,8 @@ export const undocumentedProperties: Check = (ex, { model, strict }) => {
       schemaPath: p.schemaPath,
       instancePath: payloadPrefix(model, ex) + p.instancePath,
       value: bounded(resolvePointer(body, p.instancePath), 120),
+      // Only strict (the user's request) holds a schema's silence about other members as a promise.
+      ...(strict ? { promise: p.schemaPath } : {}),
     }),
   );
 };

@@ -1,4 +1,5 @@
 import { finding, isSuccess } from "../exchange.js";
+import { linkPromise, refusalPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /**
@@ -6,15 +7,15 @@ import type { Check } from "../types.js";
  * a 2xx that pretends the resource is there, and never a 5xx. In a query filter, a 2xx is fine as long as it
  * does not return a record under that identifier.
  */
-export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds }) => {
+export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linked }) => {
   if (intent !== "unknown-resource") return [];
   const status = ex.response.status;
   if (status === 0 || (status >= 400 && status < 500)) return [];
   if (unknownIn !== "path" && isSuccess(ex)) {
     const returned = (foreignIds ?? []).filter((id) => ex.response.bodyText.includes(JSON.stringify(id)));
     if (returned.length === 0) return [];
-    return [finding(ex, { severity: "error", title: "A record was returned for an identifier that does not exist", received: `status ${status} naming ${returned.join(", ")}`, documented: "no record for an identifier that does not exist" })];
+    return [finding(ex, { severity: "error", title: "A record was returned for an identifier that does not exist", received: `status ${status} naming ${returned.join(", ")}`, documented: "no record for an identifier that does not exist", promise: linkPromise(model, linked) })];
   }
   const documented = model.documentedStatuses(ex.operation).filter((s) => s.startsWith("4"));
-  return [finding(ex, { severity: "error", title: "An identifier that does not exist was not refused", received: `status ${status}`, documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)" })];
+  return [finding(ex, { severity: "error", title: "An identifier that does not exist was not refused", received: `status ${status}`, documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)", promise: refusalPromise(model, ex.operation, ["404", "410"]) })];
 };

@@ -134,7 +134,8 @@ export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
     const off = types.includes("integer") ? (s.multipleOf > 1 ? s.multipleOf + 1 : undefined) : s.multipleOf * 1.5;
     if (off !== undefined) out.push({ what: `not a multiple of ${s.multipleOf}`, value: off, demand: "error" });
   }
-  if (s.format === "int32" && s.maximum === undefined) out.push({ what: "beyond int32", value: INT32_MAX + 1, demand: "error" });
+  // A format only names the range: its violation accepted is a warning, like any other format's.
+  if (s.format === "int32" && s.maximum === undefined) out.push({ what: "beyond int32 (format only)", value: INT32_MAX + 1, demand: "warning" });
   if (types.includes("string") || (types.length === 0 && (s.minLength !== undefined || s.maxLength !== undefined))) {
     if (typeof s.minLength === "number" && s.minLength > 0) out.push({ what: `shorter than minLength ${s.minLength}`, value: "x".repeat(s.minLength - 1), demand: "error" });
     if (typeof s.maxLength === "number" && s.maxLength < MAX_GENERATED_LENGTH) out.push({ what: `longer than maxLength ${s.maxLength}`, value: "x".repeat(s.maxLength + 1), demand: "error" });

@@ -117,8 +117,8 @@ const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
 /** Requests the document rules out, each expected to get a 4xx. */
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   const values = base(ctx, op);
-  const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"] }> = [];
-  const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error") => cases.push({ spec, what, demand });
+  const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
+  const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) => cases.push({ spec, what, demand, ambiguous });
   const body = bodyMedia(op);
   const pointer = body?.schemaPointer;
   if (op.requestBody && values.body && pointer) {
@@ -153,10 +153,10 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
       // An object written by a style (no JSON content) has no wire form for a non-object: its rejection is implied too.
       const styledObject = p.contentType === undefined && ctx.model.deref(p.schema, "").schema?.type === "object";
-      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}; ${sent}`, wire === "" || styledObject ? "warning" : m.demand);
+      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}; ${sent}`, wire === "" || styledObject ? "warning" : m.demand, wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")));
     }
   if (cases.length === 0) skip("skipped: the document rules out no input of this operation");
-  for (const c of cases) await ctx.send(c.spec, { intent: "rejection", demand: c.demand, mutation: c.what });
+  for (const c of cases) await ctx.send(c.spec, { intent: "rejection", demand: c.demand, mutation: c.what, ...(c.ambiguous ? { ambiguous: true } : {}) });
 }
 
 /** No key, an empty key, a wrong key: each refused with a 4xx. */
@@ -199,7 +199,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     if (unknown === undefined) continue;
     const v = clone(fed);
     put(v, x.p!.name, x.p!.in, unknown);
-    await ctx.send(toRequest(target, v), { intent: "unknown-resource", unknownIn: x.p!.in as "path", foreignIds: [unknown as string] });
+    await ctx.send(toRequest(target, v), { intent: "unknown-resource", unknownIn: x.p!.in as "path", foreignIds: [unknown as string], linked: link.name });
   }
 }
 

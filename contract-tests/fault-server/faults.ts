@@ -8,6 +8,11 @@ export interface FaultExpectation {
   needsById?: boolean;
   /** Needs the second account's key. */
   needsSecondKey?: boolean;
+  /**
+   * Caught only under CONTRACT_STRICT=1: the refusal it skips is one the document does not promise (no 400,
+   * 422, 415, 4XX or default error response), so by default it is a warning.
+   */
+  strict?: boolean;
 }
 
 /**
@@ -29,7 +34,7 @@ export const FAULTS = {
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": { catches: ["not_a_server_error", "negative_data_rejection"], alsoFlags: ["status_code_conformance"] },
   "accepts-invalid-input": { catches: ["negative_data_rejection"], alsoFlags: ["response_schema_conformance", "field_tree_pairing", "schema_update_echo", "sitemap_link_count", "listing_page_size"] },
-  "ignores-content-type": { catches: ["negative_data_rejection"] },
+  "ignores-content-type": { catches: ["negative_data_rejection"], alsoFlags: ["undocumented_properties"], strict: true },
   "rejects-valid-input": { catches: ["positive_data_acceptance"] },
   "rejects-boundary-page-size": { catches: ["positive_data_acceptance"] },
   "ignores-auth": { catches: ["ignored_auth"] },

@@ -15,10 +15,11 @@ export function listingResults(page: Record<string, any>): Array<Record<string, 
   return Array.isArray(page.results) ? page.results.filter(isObject) : [];
 }
 
-/** The values a comma-joined (or repeated) query parameter was sent with. */
+/** The values a comma-joined (or repeated) query parameter was sent with; an empty value reads as not sent (no filter claimed). */
 function queryList(ex: Exchange, name: string): string[] | undefined {
   const v = ex.request.query[name];
-  return v === undefined ? undefined : Array.isArray(v) ? v : v.split(",");
+  const list = v === undefined ? [] : (Array.isArray(v) ? v : v.split(",")).filter((x) => x !== "");
+  return list.length > 0 ? list : undefined;
 }
 
 const askedNumber = (ex: Exchange, name: string, fallback: number) => {

@@ -6,6 +6,7 @@ import { baseValues, toRequest, type Values } from "../engine/requests.js";
 import type { Scenario, ScenarioContext } from "../engine/scenario.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
 import type { Exchange } from "../types.js";
+import { statement } from "../promise.js";
 import * as c from "./listing-checks.js";
 import type { ContractModule } from "./types.js";
 
@@ -56,13 +57,13 @@ const live = (settings: { kind: string }) => (settings.kind === "mock" ? { skip:
 export const listingModule: ContractModule = {
   operationId: OP,
   checks: {
-    listing_defaults: { fn: c.listingDefaults },
-    listing_total_pages: { fn: c.listingTotalPages },
-    listing_error_null: { fn: c.listingErrorNull },
-    listing_page_size: { fn: c.listingPageSize, relational: true },
-    listing_status_filter: { fn: c.listingStatusFilter, relational: true },
-    listing_ids_filter: { fn: c.listingIdsFilter, relational: true },
-    listing_pages_disjoint: { fn: c.listingPagesDisjoint, relational: true },
+    listing_defaults: { fn: c.listingDefaults, promise: statement("8", "Default page size 30; Default page number 1 (pages are 1-based)") },
+    listing_total_pages: { fn: c.listingTotalPages, promise: statement("4.3", "total_pages: Number of pages available; total_records: Total records across all pages; page_size: Records per page") },
+    listing_error_null: { fn: c.listingErrorNull, promise: statement("4.3", "Response 200: JSON object with two members, data and error (error is null on success)") },
+    listing_page_size: { fn: c.listingPageSize, relational: true, promise: statement("4.3", "page: Page returned (1-based); page_size: Records per page; Items per page (default 30)") },
+    listing_status_filter: { fn: c.listingStatusFilter, relational: true, promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state") },
+    listing_ids_filter: { fn: c.listingIdsFilter, relational: true, promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state") },
+    listing_pages_disjoint: { fn: c.listingPagesDisjoint, relational: true, promise: statement("4.3", "total_records: Total records across all pages; page: Page returned (1-based)") },
   },
   scenarios: (_model, settings): Scenario[] => [
     { id: `${OP}/walk`, operation: OP, phase: "semantics", title: `semantics: up to ${MAX_PAGES} pages do not overlap and together hold total_records records`, ...live(settings), run: walk },

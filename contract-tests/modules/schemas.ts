@@ -6,6 +6,7 @@
 import { bounded, finding, isObject, isSuccess, payload, payloadPrefix, show } from "../exchange.js";
 import type { SpecModel } from "../model.js";
 import type { Check, Exchange, Finding } from "../types.js";
+import { statement } from "../promise.js";
 import type { ContractModule } from "./types.js";
 
 type Out = Array<Omit<Finding, "check">>;
@@ -24,8 +25,13 @@ function bodies(model: SpecModel, ex: Exchange): { sent: Record<string, any>; go
   return isSuccess(ex) && isObject(got) && isObject(sent) ? { sent, got } : undefined;
 }
 
-/** Every position of either tree, depth first, in order (a missing side is undefined); depth bounded. */
+/**
+ * Every position of either tree, depth first, in order (a missing side is undefined); depth bounded. A
+ * `fields` member that was not sent claims nothing (whether omitted fields are kept or cleared is not shown,
+ * seed 4.2): neither it nor anything below it is paired.
+ */
 function fieldPairs(sent: unknown, got: unknown, path = "/fields", depth = 0): FieldPair[] {
+  if (sent === undefined) return [];
   const a = Array.isArray(sent) ? sent.filter(isObject) : [];
   const b = Array.isArray(got) ? got.filter(isObject) : [];
   const out: FieldPair[] = [];
@@ -47,7 +53,8 @@ const fieldTypeDiscrepancy: Check = (ex, { model }) => {
     out.push(finding(ex, { severity: "error", title, received, documented, instancePath: payloadPrefix(model, ex) + at, schemaPath: "#/components/schemas/FieldTypeCode", value }));
   const byName = new Map<string, number>();
   const byCode = new Map<number, string>();
-  for (const { sent, got, path } of fieldPairs(b.sent.fields, b.got.fields)) {
+  // Every returned field's type is checked, whether or not fields were sent.
+  for (const { sent, got, path } of fieldPairs(b.sent.fields ?? [], b.got.fields)) {
     if (!got) continue;
     const type = got.type;
     if (typeof type === "string") add("String field type in the response", `type: ${show(type, 60)}`, `an integer in ${codes.join(", ")} (names are for requests only)`, `${path}/type`, type);
@@ -91,8 +98,8 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
 export const schemasModule: ContractModule = {
   operationId: "updateDataSchema",
   checks: {
-    field_type_discrepancy: { fn: fieldTypeDiscrepancy, relational: true },
-    field_tree_pairing: { fn: fieldTreePairing, relational: true },
-    schema_update_echo: { fn: schemaUpdateEcho, relational: true },
+    field_type_discrepancy: { fn: fieldTypeDiscrepancy, relational: true, promise: statement("2.4", "in request bodies the type is a string ... In response bodies the type is an integer") },
+    field_tree_pairing: { fn: fieldTreePairing, relational: true, promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema") },
+    schema_update_echo: { fn: schemaUpdateEcho, relational: true, promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema") },
   },
 };

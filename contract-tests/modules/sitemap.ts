@@ -5,6 +5,7 @@
 import { baseValues, toRequest } from "../engine/requests.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
 import { finding, isObject, isSuccess, payload, payloadPrefix } from "../exchange.js";
+import { statement } from "../promise.js";
 import type { Check } from "../types.js";
 import type { ContractModule } from "./types.js";
 
@@ -84,11 +85,11 @@ export const sitemapModule: ContractModule = {
   operationId: OP,
   timeoutMs: 75_000,
   checks: {
-    sitemap_link_count: { fn: linkCount },
+    sitemap_link_count: { fn: linkCount, promise: statement("2.2", "links: URLs found in the sitemap; link_count: Number of links found") },
     sitemap_links_sorted: { fn: linksSorted },
-    sitemap_cache_disabled: { fn: cacheDisabled, relational: true },
-    sitemap_url_echo: { fn: urlEcho, relational: true },
-    sitemap_unreachable: { fn: unreachable, relational: true },
+    sitemap_cache_disabled: { fn: cacheDisabled, relational: true, promise: statement("2.1", "max_cache_age: ... Default 0, meaning no cache") },
+    sitemap_url_echo: { fn: urlEcho, relational: true, promise: statement("2.2", "url: URL of the request") },
+    sitemap_unreachable: { fn: unreachable, relational: true, promise: statement("4.1", "Response 503: the requested site is unavailable; body shape 2.3") },
   },
   scenarios: (model, settings) => {
     const op = model.operation(OP);

@@ -97,6 +97,7 @@ export function formatFinding(f: Finding): string {
   const lines = [`${f.severity === "error" ? "✗" : "!"} [${f.severity}] ${f.check}: ${f.title}${count}`];
   const curl = f.curl.length > MAX_CURL_CHARS ? `${f.curl.slice(0, MAX_CURL_CHARS)}… (whole command in contract-report.json)` : f.curl;
   lines.push(`    Request:       ${curl}`, `    Received:      ${f.received}`, `    Documented:    ${f.documented}`);
+  if (f.promise) lines.push(`    Promise:       ${f.promise}`);
   if (f.schemaPath) lines.push(`    Schema path:   ${f.schemaPath}`);
   if (f.instancePath !== undefined) lines.push(`    Instance path: ${f.instancePath || "(root)"}`);
   if (f.value !== undefined) lines.push(`    Value:         ${JSON.stringify(f.value)?.slice(0, 200)}`);
@@ -151,7 +152,7 @@ export function formatMarkdown(report: RunReport): string {
     `| baseline entries fixed | ${s.fixedBaselineEntries} |`,
   ];
   const errors = report.findings.filter((f) => f.severity === "error");
-  if (errors.length) out.push("", "### Errors", "", "| operation | check | finding | received | where |", "|---|---|---|---|---|", ...errors.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} |`));
+  if (errors.length) out.push("", "### Errors", "", "| operation | check | finding | received | where | promise |", "|---|---|---|---|---|---|", ...errors.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`));
   if (report.accepted.length) out.push("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", ...report.accepted.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.reason)} | ${f.expires} |`));
   if (report.baseline.expired.length) out.push("", "### Expired baseline entries", "", ...report.baseline.expired.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\`, expired ${e.expires}`));
   if (report.baseline.fixed.length) out.push("", "### Fixed (no longer occurring; remove from the baseline)", "", ...report.baseline.fixed.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\``));

@@ -1,8 +1,8 @@
 /** Every registered check passes on good exchanges and reports exactly what is wrong on broken ones. */
 import { describe, expect, it } from "vitest";
-import { CHECKS, runChecks } from "../checks/index.js";
+import { CHECKS, NO_PROMISE, runChecks } from "../checks/index.js";
 import { CASES } from "../fixtures/cases.js";
-import { model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
+import { listingOk, model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
 import type { CheckContext } from "../types.js";
 
 // Fixtures are judged as a live target's answers (relational checks run); the mock rule has its own test.
@@ -29,6 +29,30 @@ describe("the check registry", () => {
     expect(runChecks(["schema_update_echo"], { ...broken, pairedExample: "productSchema" }, { ...base, live: false })).toHaveLength(1);
     expect(runChecks(["sitemap_link_count"], sitemapOk((b) => (b.link_count = 9)), { ...base, live: false }), "a check of the response alone runs on the mock").toHaveLength(1);
   });
+
+  it("reports an error whose check names no promise as a warning, saying so; an error with one keeps it", () => {
+    // The listing documents no 404, 4XX or default: a 200 for an unknown id in a path breaks no promise.
+    const [unpromised] = runChecks(["unknown_resource"], listingOk(), { ...base, intent: "unknown-resource", unknownIn: "path" });
+    expect(unpromised).toMatchObject({ severity: "warning" });
+    expect(unpromised!.documented).toContain(NO_PROMISE);
+    expect(unpromised!.promise).toBeUndefined();
+    const [promised] = runChecks(["sitemap_link_count"], sitemapOk((b) => (b.link_count = 9)), base);
+    expect(promised).toMatchObject({ severity: "error", promise: expect.stringMatching(/^interface 2\.2: "/) });
+  });
+
+  it("runs relational and semantic checks only on requests the document allows: never on invalid input or a refused key", () => {
+    const outside = listingOk(() => {}, { query: { status: "failed" } });
+    expect(runChecks(["listing_status_filter"], outside, base), "the filter is checked on a valid request").not.toEqual([]);
+    for (const intent of ["rejection", "no-key", "empty-key", "wrong-key"] as const) expect(runChecks(["listing_status_filter", "listing_defaults", "listing_page_size"], outside, { ...base, intent }), intent).toEqual([]);
+    expect(runChecks(["listing_status_filter"], listingOk(() => {}, { query: { status: "" } }), base), "an empty filter reads as no filter").toEqual([]);
+  });
+
+  it("reads an update without fields as claiming nothing about the stored fields (kept or cleared: not shown)", () => {
+    const kept = schemaOk((_b, sent) => delete sent.fields);
+    expect(kept.request.json).not.toHaveProperty("fields");
+    expect(runChecks(["field_tree_pairing", "schema_update_echo"], kept, base)).toEqual([]);
+    expect(runChecks(["field_tree_pairing"], schemaOk((_b, sent) => sent.fields.push({ name: "extra", type: "string", fields: [] })), base), "a sent field missing from the answer is still caught").not.toEqual([]);
+  });
 });
 
 for (const id of Object.keys(CASES)) {
@@ -46,6 +70,11 @@ for (const id of Object.keys(CASES)) {
       expect(hit!.curl).toMatch(/^curl -X (GET|POST|PUT) '/);
       if (c.expect!.instancePath !== undefined) expect(hit!.instancePath).toBe(c.expect!.instancePath);
       if (c.expect!.schemaPath) expect(hit!.schemaPath).toMatch(c.expect!.schemaPath);
+      // Every error names its promise: a place that exists in the document, or a statement of the interface.
+      if (hit!.severity === "error") {
+        expect(hit!.promise, `${id}: an error without a promise`).toMatch(/^#\/|^interface \d/);
+        if (hit!.promise!.startsWith("#/")) expect((c.ctx?.model ?? model).at(hit!.promise!.slice(1).split(" ")[0]!), `${hit!.promise} is in the document`).toBeDefined();
+      }
     });
   });
 }

@@ -56,7 +56,7 @@ beforeAll(async () => {
     ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
     ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
     ["deep-bodies", { CONTRACT_BASE_URL: server.baseUrl("deep-bodies"), CONTRACT_MAX_REQUESTS: "40" }],
-    ...Object.keys(FAULTS).map((f): [string, Record<string, string>] => [f, { CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS) }]),
+    ...Object.entries(FAULTS).map(([f, e]): [string, Record<string, string>] => [f, { CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS), ...("strict" in e ? { CONTRACT_STRICT: "1" } : {}) }]),
     // The server takes the credential only where the scheme puts it: a suite sending it elsewhere fails.
     ...(Object.keys(SCHEMES) as SchemeName[]).flatMap((k): Array<[string, Record<string, string>]> => [
       // Two generated requests per operation are enough to show where the credential goes (and keep npm test fast).

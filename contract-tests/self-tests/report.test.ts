@@ -17,6 +17,19 @@ const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({ check: "s
 const target = { kind: "live", baseUrl: "http://x", strict: false, spec: "openapi.yaml" };
 const ops = [{ operationId: "createSitemapRequest", method: "POST", path: "/v1/site/map" }];
 
+describe("the promise of a finding", () => {
+  it("is shown in every report format: text, JSON, JUnit and the markdown summary", () => {
+    const promise = 'interface 2.2: "link_count: Number of links found"';
+    const results = [result("a", [finding({ promise })])];
+    const report = buildReport(target, ops, results, { entries: [] }, 1);
+    expect(report.findings[0]!.promise).toBe(promise);
+    expect(JSON.parse(JSON.stringify(report)).findings[0].promise).toBe(promise);
+    expect(formatText(report)).toContain(`Promise:       ${promise}`);
+    expect(formatJUnit(results)).toContain(`Promise:       ${promise}`);
+    expect(formatMarkdown(report)).toMatch(/\| promise \|[^]*\| interface 2\.2: "link_count: Number of links found" \|/);
+  });
+});
+
 describe("the verdict", () => {
   it("passes with warnings only and fails on an error finding", () => {
     expect(buildReport(target, ops, [result("a", [finding({ severity: "warning" })])], { entries: [] }, 1).verdict).toBe("pass");

@@ -1,0 +1,86 @@
+/**
+ * Where a finding's promise is written. An error finding names the promise it holds the server to: a JSON
+ * pointer into the document (`#/paths/~1v1~1site~1map/post/responses/200`, the response, schema, parameter,
+ * security requirement or link it relies on) or, for a semantic module, a definite statement of the interface
+ * (quoted, with its section). The registry (checks/index.ts) turns an error without one into a warning.
+ */
+import { documentedResponse, successResponse, type OperationEntry, type ResponseEntry } from "../openapi/lib/operations.js";
+import { toPointer } from "../openapi/lib/spec.js";
+import type { SpecModel } from "./model.js";
+
+/** `#` + a JSON pointer: the form every promise into the document takes. */
+export const docPointer = (pointer: string): string => `#${pointer}`;
+
+/** The operation, or undefined when the document has none by that id (the preflight's "(target)"). */
+function operationOf(model: SpecModel, operationId: string): OperationEntry | undefined {
+  return model.has(operationId) ? model.operation(operationId) : undefined;
+}
+
+/** The pointer of a documented response of the operation (`.../responses/4XX`). */
+function responseAt(op: OperationEntry, r: ResponseEntry): string {
+  return docPointer(`${op.pointer}/responses${toPointer([r.status])}`);
+}
+
+/** The operation itself. */
+export function operationPromise(model: SpecModel, operationId: string): string {
+  const op = operationOf(model, operationId);
+  return op ? docPointer(op.pointer) : "#/paths";
+}
+
+/** The operation's `responses` (every answer is promised to be one of them); the document's paths when the operation is unknown. */
+export function responsesPromise(model: SpecModel, operationId: string): string {
+  const op = operationOf(model, operationId);
+  return op ? docPointer(`${op.pointer}/responses`) : "#/paths";
+}
+
+/** The documented response that covers `status` (exact, `NXX` or `default`), or undefined. */
+export function responsePromise(model: SpecModel, operationId: string, status: number, ...below: string[]): string | undefined {
+  const op = operationOf(model, operationId);
+  const r = op && documentedResponse(op, status);
+  return op && r ? `${responseAt(op, r)}${toPointer(below)}` : undefined;
+}
+
+/** The documented 2xx response: valid input is promised an answer of success. Undefined when the operation documents none. */
+export function successPromise(model: SpecModel, operationId: string): string | undefined {
+  const op = operationOf(model, operationId);
+  const r = op && successResponse(op);
+  return op && r ? responseAt(op, r) : undefined;
+}
+
+/** The statuses that document a refusal of input the document rules out. */
+export const REFUSAL_STATUSES = ["400", "422"] as const;
+
+/**
+ * The documented response that promises a refusal: one of `statuses` (400 and 422 for invalid input), else a
+ * `4XX` range, else `default` when the operation documents a 2xx of its own (`default` then covers every
+ * other status, its refusals included). A `default` that is the operation's only success answer (Petstore's
+ * `default: successful operation`) promises no refusal. Undefined: the document promises no refusal.
+ */
+export function refusalPromise(model: SpecModel, operationId: string, statuses: readonly string[] = REFUSAL_STATUSES): string | undefined {
+  const op = operationOf(model, operationId);
+  if (!op) return undefined;
+  const r =
+    op.responses.find((x) => statuses.includes(x.status)) ??
+    op.responses.find((x) => x.status.toUpperCase() === "4XX") ??
+    (successResponse(op) ? op.responses.find((x) => x.status === "default") : undefined);
+  return r ? responseAt(op, r) : undefined;
+}
+
+/** The security requirement the operation is called under: its own `security`, else the document's. */
+export function securityPromise(model: SpecModel, operationId: string): string | undefined {
+  const op = operationOf(model, operationId);
+  if (!op || op.security.length === 0) return undefined;
+  return model.at(`${op.pointer}/security`) !== undefined ? docPointer(`${op.pointer}/security`) : "#/security";
+}
+
+/** The link named `name` of any response of the operations (the first found). */
+export function linkPromise(model: SpecModel, name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  for (const op of model.operations) for (const r of op.responses) if (r.links.some((l) => l.name === name)) return `${responseAt(op, r)}/links${toPointer([name])}`;
+  return undefined;
+}
+
+/** A definite statement of the interface, quoted with its section: the promise of a semantic module check. */
+export function statement(section: string, quote: string): string {
+  return `interface ${section}: "${quote}"`;
+}
