@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { browserRequests, makeId, TYPE_CODES } from "./records.js";
 import type { Fault } from "./faults.js";
+import { EXTRA_HEADERS, takes, withExtraMembers, withOtherDateTimes, type Lenient } from "./lenient.js";
 
 /** The key of the first account (the one the suite is given). */
 export const FAULT_SERVER_KEY = "fault-server-secret-key-7f3a9c";
@@ -26,7 +27,11 @@ export const DEEP_BODY_LEVELS = 100_000;
 export const HUGE_BODY_BYTES = 50 * 1024 * 1024;
 
 type Faults = ReadonlySet<string>;
-type Reply = { status: number; body?: unknown; contentType?: string };
+type Reply = { status: number; body?: unknown; contentType?: string; headers?: Record<string, string> };
+/** The fields each schema was last updated with, per variant and id (a lenient variant keeps them). */
+const STORED_FIELDS = new Map<string, unknown[]>();
+/** The fields a schema holds before any update (what a lenient update without fields returns). */
+const INITIAL_FIELDS = [{ name: "title", type: "string", description: null, fields: [] }];
 const FIRST = browserRequests(47);
 const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = { [FAULT_SERVER_KEY]: FIRST, [FAULT_SERVER_TRICKY_KEY]: FIRST, [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000) };
 
@@ -43,10 +48,16 @@ const invalid = (faults: Faults, status: number, message: string, lenient: () =>
   faults.has("server-error-on-bad-input") ? { status: 500, body: { message: "boom" } } : faults.has("accepts-invalid-input") ? lenient() : { status, body: { message } };
 
 function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
-  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && isHttpUrl(body.url) && (body.max_cache_age === undefined || body.max_cache_age === null || isInt32(body.max_cache_age));
+  // Lenient: an ill-typed max_cache_age is ignored (as if not sent); a url or an integer outside its format is taken as it is.
+  if (takes(faults, "lenient-ignores-ill-typed") && typeof body === "object" && body !== null && body.max_cache_age !== undefined && body.max_cache_age !== null && !Number.isInteger(body.max_cache_age)) {
+    const { max_cache_age: _ignored, ...rest } = body;
+    body = rest;
+  }
+  const formats = takes(faults, "lenient-formats");
+  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && (formats ? typeof body.url === "string" : isHttpUrl(body.url)) && (body.max_cache_age === undefined || body.max_cache_age === null || (formats ? Number.isInteger(body.max_cache_age) : isInt32(body.max_cache_age)));
   if (!ok) return invalid(faults, 400, "invalid body", () => sitemapResult(String(body?.url), false, faults));
-  const url = new URL(body.url);
-  if (url.hostname.endsWith(".invalid") && !faults.has("unreachable-answers-200"))
+  const url = URL.canParse(body.url) ? new URL(body.url) : undefined;
+  if (url?.hostname.endsWith(".invalid") && !faults.has("unreachable-answers-200"))
     return { status: 503, body: { type: "sitemap_request", id: makeId("smr_", 7), code: "site_unavailable", message: "The requested site is unavailable." } };
   const age = body.max_cache_age ?? 0;
   const cachedAt = cache.get(body.url);
@@ -77,11 +88,20 @@ function convert(fields: any[] = [], faults: Faults): unknown[] {
   return faults.has("reordered-fields") ? out.reverse() : out;
 }
 
-function schema(id: string, body: any, faults: Faults): Reply {
+function schema(id: string, body: any, faults: Faults, variant: string): Reply {
+  // Lenient: an optional member of the wrong JSON type is ignored, as if it had not been sent.
+  if (takes(faults, "lenient-ignores-ill-typed") && typeof body === "object" && body !== null && !Array.isArray(body)) {
+    body = Object.fromEntries(Object.entries(body).filter(([k, v]) => !(["id", "name", "description"].includes(k) && !nullableString(v)) && !(k === "fields" && !Array.isArray(v))));
+  }
   const ok = typeof body === "object" && body !== null && !Array.isArray(body) && ["id", "name", "description"].every((k) => nullableString(body[k])) && validFields(body.fields);
   if (!ok) return invalid(faults, 422, "invalid schema", () => ({ status: 200, body: { id, name: null, description: null, fields: [] } }));
   if (!id.startsWith("dsc_")) return { status: 404, body: { message: "no such schema" } };
-  const result = { id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id, name: body.name ?? null, description: body.description ?? null, fields: convert(body.fields, faults), updated_at: now() };
+  // Lenient: fields omitted from the body are kept (the interface does not say whether they are kept or cleared).
+  const key = `${variant}/${id}`;
+  const keep = takes(faults, "lenient-keeps-fields") && body.fields === undefined;
+  const fields = keep ? (STORED_FIELDS.get(key) ?? INITIAL_FIELDS) : body.fields;
+  if (!keep && body.fields !== undefined) STORED_FIELDS.set(key, body.fields);
+  const result = { id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id, name: body.name ?? null, description: body.description ?? null, fields: convert(fields, faults), updated_at: now() };
   return { status: faults.has("undocumented-status") ? 201 : 200, body: faults.has("enveloped-responses") ? { data: result } : result };
 }
 
@@ -100,8 +120,10 @@ function shape(records: Array<Record<string, unknown>>, faults: Faults): Array<R
 function listing(q: URLSearchParams, faults: Faults, records: Array<Record<string, unknown>>, everyone: Array<Record<string, unknown>>): Reply {
   const page = intParam(q.get("page"), 1);
   const size = intParam(q.get("pageSize"), faults.has("wrong-defaults") ? 20 : 30);
-  const status = q.get("status")?.split(",");
-  const ids = q.get("ids")?.split(",");
+  // Lenient: an empty filter is read as no filter.
+  const filter = (name: string) => (q.get(name) === "" && takes(faults, "lenient-empty-filters") ? undefined : q.get(name)?.split(","));
+  const status = filter("status");
+  const ids = filter("ids");
   const bad = page === undefined || size === undefined || page < 1 || size < 1 || size > MAX_PAGE_SIZE || status?.some((s) => !STATES.includes(s)) || ids?.some((id) => !/^brq_[A-Za-z0-9]+$/.test(id));
   if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
   if (bad && !faults.has("accepts-invalid-input")) return { status: 400, body: { message: "Invalid query parameters" } };
@@ -199,17 +221,26 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
     const note = `"note":"served for ${escaped(account)}"`;
     return { ...reply, body: text.startsWith("{") ? `{${note},${text.slice(1)}` : `{${note}}`, contentType: "application/json" };
   }
-  return route(req, url, faults, path, account, json, malformed, present, cache);
+  return lenientOutput(await route(req, url, faults, path, account, json, malformed, present, cache), faults);
+}
+
+/** A successful answer with the freedoms of output a lenient variant takes: other date-time forms, undocumented headers and members. */
+function lenientOutput(reply: Reply, faults: Faults): Reply {
+  if (reply.status < 200 || reply.status >= 300 || typeof reply.body !== "object" || reply.body === null) return reply;
+  let body = reply.body;
+  if (takes(faults, "lenient-date-times")) body = withOtherDateTimes(body);
+  if (!takes(faults, "lenient-extra-output")) return { ...reply, body };
+  return { ...reply, body: withExtraMembers(body), headers: { ...EXTRA_HEADERS, ...reply.headers } };
 }
 
 async function route(req: IncomingMessage, url: URL, faults: Faults, path: string, account: string, json: unknown, malformed: boolean, present: boolean, cache: Map<string, number>): Promise<Reply> {
-  if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type")) return { status: 415, body: { message: "send application/json" } };
+  if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type") && !takes(faults, "lenient-text-plain")) return { status: 415, body: { message: "send application/json" } };
   if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
   const records = ACCOUNTS[account]!;
   if (req.method === "POST" && path === "/v1/site/map") return sitemap(json, faults, cache);
   const schemaPath = /^\/v1\/schemas\/([^/]+)$/.exec(path);
-  if (req.method === "PUT" && schemaPath) return schema(decodeURIComponent(schemaPath[1]!), json, faults);
+  if (req.method === "PUT" && schemaPath) return schema(decodeURIComponent(schemaPath[1]!), json, faults, [...faults].sort().join("+"));
   if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults, records, [...new Set(Object.values(ACCOUNTS).flat())]);
   const byIdPath = /^\/v1\/browser\/requests\/([^/]+)$/.exec(path);
   if (req.method === "GET" && byIdPath) return byId(decodeURIComponent(byIdPath[1]!), faults, records);
@@ -237,7 +268,7 @@ function sendHuge(res: ServerResponse): void {
 export interface FaultServer {
   url: string;
   /** The base URL serving `faults` (none: the conforming server). */
-  baseUrl(...faults: Array<Fault | "enveloped-responses" | (typeof HOSTILE)[number] | `credential-${CredentialPlace}`>): string;
+  baseUrl(...faults: Array<Fault | Lenient | "lenient" | "enveloped-responses" | (typeof HOSTILE)[number] | `credential-${CredentialPlace}`>): string;
   stop(): Promise<void>;
 }
 
@@ -260,7 +291,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     handle(req, caches.get(variant)!).then(
       (r) => {
         const text = r.body === undefined ? "" : typeof r.body === "string" ? r.body : JSON.stringify(r.body);
-        res.writeHead(r.status, text ? { "content-type": r.contentType ?? "application/json" } : {});
+        res.writeHead(r.status, { ...r.headers, ...(text ? { "content-type": r.contentType ?? "application/json" } : {}) });
         res.end(text);
       },
       () => res.writeHead(500).end(),

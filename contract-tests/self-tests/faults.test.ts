@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract, type ScenarioResult } from "../engine/run.js";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
+import { LENIENT, type Lenient } from "../fault-server/lenient.js";
 import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer, type FaultServer } from "../fault-server/server.js";
 import { documentWithAddedOperation, documentWithSecurityScheme } from "../fixtures/document-copy.js";
 import { buildReport } from "../report/render.js";
@@ -53,6 +54,9 @@ beforeAll(async () => {
     ["enveloped-strict", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1" }],
     ["enveloped-strict-baseline", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1", CONTRACT_BASELINE: DEFAULT_BASELINE_PATH }],
     ["budget", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_MAX_REQUESTS: "10" }],
+    ...(Object.keys(LENIENT) as Lenient[]).map((v): [string, Record<string, string>] => [v, { CONTRACT_BASE_URL: server.baseUrl(v) }]),
+    ["lenient", { CONTRACT_BASE_URL: server.baseUrl("lenient") }],
+    ["lenient-strict", { CONTRACT_BASE_URL: server.baseUrl("lenient"), CONTRACT_STRICT: "1" }],
     ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
     ["huge-bodies", { CONTRACT_BASE_URL: server.baseUrl("huge-bodies"), CONTRACT_MAX_BODY_BYTES: String(1024 * 1024), CONTRACT_MAX_REQUESTS: "30" }],
     ["deep-bodies", { CONTRACT_BASE_URL: server.baseUrl("deep-bodies"), CONTRACT_MAX_REQUESTS: "40" }],
@@ -119,6 +123,35 @@ describe("the conforming server", () => {
     expect(report.accepted.map((f) => `${f.operation} ${f.check}`).sort()).toEqual(expect.arrayContaining(["createSitemapRequest response_envelope", "listBrowserRequests undocumented_properties", "updateDataSchema response_envelope"]));
     expect(report.baseline.fixed).toEqual([]);
     expect(report.findings.filter((f) => f.severity === "error").map((f) => f.check)).not.toContain("response_envelope");
+  });
+});
+
+describe("lenient, conforming servers: every promise kept, every freedom the document leaves taken", () => {
+  it.each([...Object.keys(LENIENT), "lenient"])("%s passes every scenario with no error finding", (variant) => {
+    const { results } = runs.get(variant)!;
+    expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`))}`)).toEqual([]);
+    expect(errorsOf(results)).toEqual([]);
+  });
+
+  it("is told what the document does not promise, as warnings naming why", () => {
+    const warnings = runs.get("lenient")!.results.flatMap((r) => r.findings).filter((f) => f.check === "negative_data_rejection");
+    expect(warnings.some((f) => /text\/plain/.test(f.title) && /the document promises no refusal/.test(f.documented))).toBe(true);
+    expect(warnings.some((f) => /beyond int32/.test(f.title) && /without saying it is enforced/.test(f.documented))).toBe(true);
+    expect(warnings.some((f) => /parameter (ids|status)/.test(f.title) && /cannot be told apart/.test(f.documented))).toBe(true);
+    expect(warnings.every((f) => f.severity === "warning")).toBe(true);
+  });
+
+  it("is held to every refusal under CONTRACT_STRICT=1 (what the strict setting changes)", () => {
+    const strict = errorsOf(runs.get("lenient-strict")!.results);
+    expect(strict).toEqual(expect.arrayContaining(["negative_data_rejection", "undocumented_properties"]));
+    const held = runs.get("lenient-strict")!.results.flatMap((r) => r.findings).filter((f) => f.check === "negative_data_rejection" && f.severity === "error");
+    expect(held.every((f) => f.promise?.includes("CONTRACT_STRICT=1") || f.promise?.endsWith("/responses/400"))).toBe(true);
+  });
+
+  it("names a promise for every error finding of every run (the fault matrix included)", () => {
+    const errors = [...runs.values()].flatMap((r) => r.results.flatMap((x) => x.findings)).filter((f) => f.severity === "error");
+    expect(errors.length).toBeGreaterThan(50);
+    expect(errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`)).toEqual([]);
   });
 });
 
