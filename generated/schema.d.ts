@@ -233,7 +233,7 @@ export interface components {
          * @enum {string}
          */
         BrowserRequestState: "pending" | "running" | "completed" | "failed";
-        /** @description A page load that ran actions. A failed request that never started can have `credit_usage` 0 and null `started_at`, `completed_at`, `http_status_code` and `actions`. */
+        /** @description A page load that ran actions. A null `started_at` means the request did not start; such a request has null `http_status_code` and `actions`, and when it failed, `credit_usage` 0. The state rules (`allOf`) say which times a pending, running or completed request carries. */
         BrowserRequest: {
             id: components["schemas"]["BrowserRequestId"];
             /** @description The requested URL. */
@@ -265,7 +265,7 @@ export interface components {
             actions: components["schemas"]["Action"][] | null;
             /** @description Recording of the request; null when none. */
             video: components["schemas"]["ArtifactUrl"] | null;
-        };
+        } & (unknown & unknown & unknown & unknown & unknown);
         /** @description An action a browser request ran. Undocumented members may appear (the live service adds a `query` string such as `wait?selector=.loading&timeout=20000`). */
         Action: {
             /** @description Action identifier, prefix `act_`. */
@@ -288,7 +288,7 @@ export interface components {
             actions: components["schemas"]["Action"][] | null;
             /** @description The action's error, when it failed. Its type and format are not shown, so any JSON value is accepted. */
             error: unknown;
-        };
+        } & (unknown & unknown & unknown);
         /** @description One page of browser requests. */
         BrowserRequestPage: {
             /** @description Number of pages available. */

@@ -413,7 +413,120 @@ export const DOCUMENT_SCHEMAS: Record<string, unknown> = {
           }
         ]
       }
-    }
+    },
+    "allOf": [
+      {
+        "if": {
+          "required": [
+            "state"
+          ],
+          "properties": {
+            "state": {
+              "const": "pending"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "started_at": {
+              "type": "null"
+            },
+            "completed_at": {
+              "type": "null"
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "state"
+          ],
+          "properties": {
+            "state": {
+              "const": "running"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "started_at": {
+              "type": "string"
+            },
+            "completed_at": {
+              "type": "null"
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "state"
+          ],
+          "properties": {
+            "state": {
+              "const": "completed"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "started_at": {
+              "type": "string"
+            },
+            "completed_at": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "started_at"
+          ],
+          "properties": {
+            "started_at": {
+              "type": "null"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "http_status_code": {
+              "type": "null"
+            },
+            "actions": {
+              "type": "null"
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "state",
+            "started_at"
+          ],
+          "properties": {
+            "state": {
+              "const": "failed"
+            },
+            "started_at": {
+              "type": "null"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "credit_usage": {
+              "const": 0
+            }
+          }
+        }
+      }
+    ]
   },
   "Action": {
     "type": "object",
@@ -469,7 +582,76 @@ export const DOCUMENT_SCHEMAS: Record<string, unknown> = {
         }
       },
       "error": {}
-    }
+    },
+    "allOf": [
+      {
+        "if": {
+          "required": [
+            "type"
+          ],
+          "properties": {
+            "type": {
+              "const": "wait"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "output": {
+              "type": "null"
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "type"
+          ],
+          "properties": {
+            "type": {
+              "const": "print"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "output": {
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/ArtifactUrl"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          }
+        }
+      },
+      {
+        "if": {
+          "required": [
+            "type"
+          ],
+          "properties": {
+            "type": {
+              "const": "generate_markdown"
+            }
+          }
+        },
+        "then": {
+          "properties": {
+            "output": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
+        }
+      }
+    ]
   },
   "BrowserRequestPage": {
     "type": "object",

@@ -4,7 +4,9 @@
  * nullable turns one row red, named by the seed section it comes from.
  */
 import { describe, expect, test } from "vitest";
-import { derefSchema, loadSpec, resolvePointer, SpecValidator } from "../lib/spec.js";
+import { SpecModel } from "../../contract-tests/model.js";
+import { undocumentedMembers } from "../../contract-tests/undocumented.js";
+import { derefSchema, loadSpec, resolvePointer, SPEC_PATH, SpecValidator } from "../lib/spec.js";
 
 const spec = loadSpec();
 const validator = new SpecValidator(spec);
@@ -277,4 +279,80 @@ const DOCUMENT_FACTS: Array<[string, () => void]> = [
 
 describe("seed sections 3-9: operations, auth, paging, envelope, discrepancy", () => {
   test.each(DOCUMENT_FACTS)("%s", (_statement, check) => check());
+});
+
+const BROWSER_REQUEST = `${SCHEMAS}/BrowserRequest`;
+const ACTION = `${SCHEMAS}/Action`;
+/** The listing example's records: [0] completed (wait, print, generate_markdown actions), [1] failed and never started, [2] running. */
+const records = (): Schema[] => structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value.data.results);
+const pending = (): Schema => ({ ...records()[1]!, state: "pending", error: null, error_reason: null });
+const failedStarted = (): Schema => ({ ...records()[0]!, state: "failed", error: "TimeoutError", error_reason: "Timed out." });
+const action = (type: string, output: unknown): Schema => ({ ...records()[0]!.actions[0], type, output });
+/** The index of the state rule (the `allOf` member of BrowserRequest or Action) whose `x-interface-statement` names `statement`. */
+const ruleIndex = (component: string, statement: RegExp): number => (spec.components.schemas[component].allOf as Schema[]).findIndex((r) => statement.test(r["x-interface-statement"]));
+
+/**
+ * [rule as docs/document.md states it, component, the seed's words its `x-interface-statement` quotes, records
+ * that keep the rule, records that break it]. Each broken record is refused by that rule (its `allOf` member),
+ * each kept one validates: the generic schema check holds a server to the rule with no code of its own.
+ */
+const STATE_RULES: Array<[string, "BrowserRequest" | "Action", RegExp, () => Schema[], () => Schema[]]> = [
+  ["pending ⇒ started_at and completed_at null", "BrowserRequest", /state "pending"/, () => [pending()],
+    () => [{ ...pending(), started_at: "2025-08-22T11:05:43Z" }, { ...pending(), completed_at: "2025-08-22T11:05:47Z" }]],
+  ["running ⇒ started_at a date-time, completed_at null", "BrowserRequest", /state "running"/, () => [records()[2]!, { ...records()[2]!, http_status_code: null, actions: null }],
+    () => [{ ...records()[2]!, completed_at: "2025-08-22T11:05:47Z" }, { ...records()[2]!, started_at: null, http_status_code: null, actions: null }]],
+  ["completed ⇒ started_at and completed_at date-times", "BrowserRequest", /state "completed"/, () => [records()[0]!, { ...records()[0]!, http_status_code: null, running_time: null }],
+    () => [{ ...records()[0]!, completed_at: null }, { ...records()[0]!, started_at: null, http_status_code: null, actions: null }]],
+  ["not started (started_at null) ⇒ http_status_code and actions null", "BrowserRequest", /http_status_code "null when the request did not start"/, () => [records()[1]!, pending()],
+    () => [{ ...records()[1]!, http_status_code: 502 }, { ...records()[1]!, actions: [] }, { ...pending(), actions: [] }]],
+  ["failed and never started ⇒ credit_usage 0", "BrowserRequest", /credit_usage "0 for a failed request that never started"/, () => [records()[1]!, failedStarted(), { ...failedStarted(), completed_at: null }],
+    () => [{ ...records()[1]!, credit_usage: 1 }]],
+  ["wait ⇒ output null", "Action", /output "null for wait"/, () => [action("wait", null)],
+    () => [action("wait", "https://storage.example.com/x.pdf"), action("wait", ""), action("wait", { a: 1 })]],
+  ["print ⇒ output a URL (the pdf) or null", "Action", /a pdf for print/, () => [action("print", "https://storage.example.com/brq/pdf/a.pdf"), action("print", null)],
+    () => [action("print", "%PDF-1.7 inline"), action("print", { pdf: "x" })]],
+  ["generate_markdown ⇒ output a string (URL or inline markdown) or null", "Action", /a markdown file for generate_markdown/, () => [action("generate_markdown", "https://storage.example.com/a_raw.txt"), action("generate_markdown", "# Title"), action("generate_markdown", null)],
+    () => [action("generate_markdown", { markdown: "# Title" })]],
+];
+
+describe("seed section 2.5: the state rules between the fields of one record", () => {
+  test.each(STATE_RULES)("%s", (_rule, component, statement, keeps, breaks) => {
+    const index = ruleIndex(component, statement);
+    expect(index, "the rule names its interface statement").toBeGreaterThanOrEqual(0);
+    const pointer = `${SCHEMAS}/${component}`;
+    for (const record of keeps()) expect(validator.validate(pointer, record), `keeps ${JSON.stringify(record).slice(0, 120)}`).toEqual([]);
+    for (const record of breaks()) {
+      const places = validator.validate(pointer, record).map((e) => e.schemaPath);
+      // ajv names the place relative to the schema it compiled (#/allOf/i/... when the component is the root).
+      expect(places.some((p) => new RegExp(`^#(/components/schemas/${component})?/allOf/${index}/`).test(p)), `breaks ${JSON.stringify(record).slice(0, 160)}: ${places.join(", ")}`).toBe(true);
+    }
+  });
+
+  test("every state rule quotes its interface statement and says what it holds", () => {
+    for (const component of ["BrowserRequest", "Action"])
+      for (const rule of spec.components.schemas[component].allOf as Schema[]) {
+        expect(rule["x-interface-statement"]).toMatch(/^seed 2\.5: /);
+        expect(rule.description).toBeTruthy();
+        expect(rule.if && rule.then).toBeTruthy();
+      }
+  });
+
+  test("what the interface leaves open stays open: action types beyond the three, a failed request's completed_at, a started request's http_status_code", () => {
+    expect(validator.validate(ACTION, action("parse_json", { price: 3 }))).toEqual([]);
+    expect(validator.validate(ACTION, action("capture_screenshot", null))).toEqual([]);
+    expect(validator.validate(BROWSER_REQUEST, { ...records()[1]!, completed_at: "2025-08-22T11:05:47Z" })).toEqual([]);
+    expect(validator.validate(BROWSER_REQUEST, { ...failedStarted(), http_status_code: null, actions: [] })).toEqual([]);
+  });
+
+  test("no response example carries a member its schema does not list (the strictness redocly.yaml leaves to this test)", () => {
+    const model = new SpecModel(SPEC_PATH);
+    for (const op of model.operations)
+      for (const r of op.responses)
+        for (const m of r.content.filter((x) => x.schemaPointer))
+          for (const e of m.examples) expect(undocumentedMembers(model, { $ref: `#${m.schemaPointer}` }, m.schemaPointer!, e.value), `${op.operationId} ${r.status} ${e.name}`).toEqual([]);
+    const broken = structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value);
+    broken.data.results[0].stat = "completed";
+    const pointer = "/paths/~1v1~1browser~1requests/get/responses/200/content/application~1json/schema";
+    expect(undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, broken).map((p) => p.instancePath)).toEqual(["/data/results/0/stat"]);
+  });
 });

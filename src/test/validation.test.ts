@@ -37,6 +37,15 @@ describe("validateResponses", () => {
     expect(pointers).toContain("/data/started_at pattern");
   });
 
+  it("holds a record to the document's state rules: a pending request with a completed_at is refused, naming the rule", async () => {
+    const pending = { ...browserRequest("brq_A1"), state: "pending", started_at: null, http_status_code: null, actions: null, credit_usage: 0 };
+    await expect((await serve(listing([{ ...pending, completed_at: null }], 1, 30, 1, 1))).listBrowserRequests()).resolves.toMatchObject({ total_records: 1 });
+    const err = (await rejection((await serve(listing([pending], 1, 30, 1, 1))).listBrowserRequests())) as ResponseValidationError;
+    const rules = err.violations.map((v) => `${v.pointer} ${v.rule}`);
+    // ajv names the place inside the schema it compiled for BrowserRequest: its first state rule (allOf/0), "then" part.
+    expect(rules).toContain("/data/results/0/completed_at type at #/allOf/0/then/properties/completed_at/type");
+  });
+
   it("does not validate when the option is off", async () => {
     const server = await startServer((_req, res) => sendJson(res, 200, listing([{ id: "brq_x", extra: true }], 1, 30, 1, 1)));
     servers.push(server);
