@@ -93,10 +93,29 @@ function shellQuote(text: string): string {
 /** The longest body a curl command carries (the reproduction of a huge body is not useful in a report). */
 const MAX_CURL_BODY = 4096;
 
-/** A one-line curl command that reproduces `request` (headers are already redacted). */
+/** How a recorded request shows a real credential: the variable holding it, or the shell that encodes it (see target.ts). */
+const CREDENTIAL_TEXT = /\$\(printf '%s:?' "\$CONTRACT_(?:SECOND_)?API_KEY" \| base64 -w0\)|\$CONTRACT_(?:SECOND_)?API_KEY\b/g;
+
+/**
+ * Quotes a string for a POSIX shell; the credential's variable stays live (in double quotes, everything else
+ * escaped), so the command runs as printed where CONTRACT_API_KEY is set and never holds the key.
+ */
+function shellArg(text: string): string {
+  if (!text.match(CREDENTIAL_TEXT)) return shellQuote(text);
+  const escape = (t: string) => t.replace(/[\\"$`]/g, "\\$&");
+  let out = "";
+  let at = 0;
+  for (const m of text.matchAll(CREDENTIAL_TEXT)) {
+    out += escape(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return `"${out}${escape(text.slice(at))}"`;
+}
+
+/** A one-line curl command that reproduces `request` (a real key shows as $CONTRACT_API_KEY). */
 function toCurl(request: SentRequest): string {
-  const parts = ["curl", "-X", request.method, shellQuote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push("-H", shellQuote(`${name}: ${value}`));
+  const parts = ["curl", "-X", request.method, shellArg(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) parts.push("-H", shellArg(`${name}: ${value}`));
   if (request.bodyText !== undefined) parts.push("-d", shellQuote(request.bodyText.length > MAX_CURL_BODY ? `${request.bodyText.slice(0, MAX_CURL_BODY)}…` : request.bodyText));
   return parts.join(" ");
 }

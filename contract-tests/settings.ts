@@ -1,13 +1,18 @@
 /**
- * The suite's settings, read once from the environment (CONTRACT_* variables) and validated: every error
- * names the variable and the rule, and never prints a secret.
+ * The suite's settings, read once from the command line, the environment (CONTRACT_* variables) and the config
+ * file (options.ts holds the table of every option) and validated: every error names the flag, variable or
+ * config key and the rule, and never prints a secret.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildOperationTable } from "../openapi/lib/operations.js";
 import { DocumentError, loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
 import { headerValueProblem } from "../src/values.js";
+import { GENERATION_SEED } from "./engine/generate.js";
+import { resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
+
+export { SettingsError } from "./options.js";
 
 /** The validated settings of one run. */
 export interface Settings {
@@ -39,140 +44,185 @@ export interface Settings {
   /** Site whose sitemap the server can read, and one that cannot be reached (the sitemap module's inputs). */
   sitemapUrl: string;
   unavailableUrl: string;
-  /** The baseline of accepted findings (CONTRACT_BASELINE), if any. */
-  baselinePath: string | undefined;
-}
-
-/** A setting that breaks a rule; the message names the variable and the rule. */
-export class SettingsError extends Error {
-  override name = "SettingsError";
+  /** The baseline of accepted findings (CONTRACT_BASELINE; read when the file exists, written by --update-baseline). */
+  baselinePath: string;
+  /** Seed of the generated data (CONTRACT_SEED). */
+  seed: number;
+  /** Selections (CONTRACT_OPERATIONS, CONTRACT_PHASES, CONTRACT_CHECKS); undefined: all. */
+  operations?: string[];
+  phases?: string[];
+  checks?: string[];
+  /** Stop after this many failed scenarios (CONTRACT_MAX_FAILURES). */
+  maxFailures?: number;
+  /** A "still waiting" line after this long without output (CONTRACT_HEARTBEAT_MS). */
+  heartbeatMs: number;
 }
 
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
 export const MOCK_API_KEY = "contract-mock-key-0000";
 
-/** The baseline `--update-baseline` writes when CONTRACT_BASELINE is not set. */
+/** The project's committed baseline of the staging service (the staging workflow names it with CONTRACT_BASELINE). */
 export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("./baseline.json", import.meta.url));
+
+/** The baseline a run reads (when it exists) and `--update-baseline` writes, unless CONTRACT_BASELINE names another. */
+export const BASELINE_FILE = "contract-baseline.json";
 
 /** Defaults of the request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
 
-function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback?: string): string {
-  const raw = env[name]?.trim() || fallback;
-  if (!raw) throw new SettingsError(`${name} is required: set it to an http(s) URL`);
+/** The document shipped with the package (openapi/openapi.yaml next to its package.json), wherever this code runs from (sources or the bundled CLI). */
+export function packagedDocument(): string {
+  if (existsSync(SPEC_PATH)) return SPEC_PATH;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, "openapi", "openapi.yaml");
+    if (existsSync(join(dir, "package.json")) && existsSync(file)) return file;
+  }
+  return SPEC_PATH;
+}
+
+/** The options of one run: `get(name)` is the value or undefined, `label(name)` names where it came from. */
+class Options {
+  constructor(private readonly map: ResolvedOptions) {}
+  get(name: string): Resolved | undefined {
+    return this.map.get(name);
+  }
+  text(name: string): string | undefined {
+    const v = this.map.get(name)?.value;
+    return v === undefined ? undefined : String(v);
+  }
+  label(name: string, fallback: string): string {
+    return this.map.get(name)?.label ?? fallback;
+  }
+}
+
+function httpUrl(o: Options, name: string, env: string, fallback?: string): string {
+  const raw = o.text(name)?.trim() || fallback;
+  const label = o.label(name, env);
+  if (!raw) throw new SettingsError(`${label} is required: set it to an http(s) URL`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new SettingsError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`);
+    throw new SettingsError(`${label} must be an absolute http(s) URL, got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SettingsError(`${name} must use http or https, got ${JSON.stringify(url.protocol)}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SettingsError(`${label} must use http or https, got ${JSON.stringify(url.protocol)}`);
   // Credentials in a URL end up in logs, reports and curl lines: refused without echoing them.
-  if (url.username || url.password) throw new SettingsError(`${name} must not contain credentials (user:password@); pass the key as CONTRACT_API_KEY`);
+  if (url.username || url.password) throw new SettingsError(`${label} must not contain credentials (user:password@); pass the key as CONTRACT_API_KEY`);
   return raw;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = (env[name] ?? "").trim().toLowerCase();
-  if (raw === "" || raw === "0" || raw === "false") return false;
-  if (raw === "1" || raw === "true") return true;
-  throw new SettingsError(`${name} must be 1 or 0 (true or false), got ${JSON.stringify(env[name]?.slice(0, 20))}`);
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new SettingsError(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw.slice(0, 20))}`);
-  return Number(raw);
-}
+const integer = (o: Options, name: string, fallback: number): number => (o.get(name)?.value as number | undefined) ?? fallback;
 
 /** Keys are header values: printable Latin-1, no control characters. The message never shows the key. */
-function key(env: NodeJS.ProcessEnv, name: string, required: boolean): string | undefined {
-  const raw = env[name];
+function key(o: Options, name: string, env: string, required: boolean): string | undefined {
+  const raw = o.text(name);
   if (raw === undefined || raw === "") {
-    if (required) throw new SettingsError(`${name} is required (non-empty) when CONTRACT_BASE_URL points at a live server`);
+    if (required) throw new SettingsError(`${env} is required (non-empty) when CONTRACT_BASE_URL points at a live server`);
     return undefined;
   }
   const problem = headerValueProblem(raw);
-  if (problem) throw new SettingsError(`${name} ${problem}`);
+  if (problem) throw new SettingsError(`${env} ${problem}`);
   return raw;
 }
 
-function params(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  let raw = env.CONTRACT_PARAMS?.trim() ?? "";
+function params(o: Options): Record<string, unknown> {
+  const given = o.get("params");
+  const label = o.label("params", "CONTRACT_PARAMS");
   const out: Record<string, unknown> = {};
-  if (raw.startsWith("@")) {
-    const file = resolve(raw.slice(1));
-    if (!existsSync(file)) throw new SettingsError(`CONTRACT_PARAMS names a file that does not exist: ${file}`);
-    raw = readFileSync(file, "utf8");
-  }
-  if (raw) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw new SettingsError('CONTRACT_PARAMS must be a JSON object such as {"updateDataSchema.id": "dsc_..."} (or @file.json)');
+  let parsed: unknown = given?.value;
+  if (typeof parsed === "string") {
+    let raw = parsed.trim();
+    if (raw.startsWith("@")) {
+      const file = resolve(raw.slice(1));
+      if (!existsSync(file)) throw new SettingsError(`${label} names a file that does not exist: ${file}`);
+      raw = readFileSync(file, "utf8");
     }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new SettingsError("CONTRACT_PARAMS must be a JSON object of parameter names to values");
+    try {
+      parsed = raw ? JSON.parse(raw) : {};
+    } catch {
+      throw new SettingsError(`${label} must be a JSON object such as {"updateDataSchema.id": "dsc_..."} (or @file.json)`);
+    }
+  }
+  if (parsed !== undefined) {
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new SettingsError(`${label} must be a JSON object of parameter names to values`);
     Object.assign(out, parsed);
   }
   // The older single setting: the schema the suite may overwrite.
-  const schemaId = env.CONTRACT_SCHEMA_ID?.trim();
+  const schemaId = o.text("schema-id")?.trim();
   if (schemaId) out["updateDataSchema.id"] ??= schemaId;
   for (const [name, value] of Object.entries(out)) {
-    if (value === "." || value === "..") throw new SettingsError(`CONTRACT_PARAMS ${name} must not be "${value}": a dot segment would send requests to another path`);
-    if (typeof value === "string" && /[\u0000-\u001f\u007f]/.test(value)) throw new SettingsError(`CONTRACT_PARAMS ${name} must not contain control characters`);
+    if (value === "." || value === "..") throw new SettingsError(`${label} ${name} must not be "${value}": a dot segment would send requests to another path`);
+    if (typeof value === "string" && /[\u0000-\u001f\u007f]/.test(value)) throw new SettingsError(`${label} ${name} must not contain control characters`);
   }
   return out;
 }
 
-/** Parses the environment; throws SettingsError naming the variable and rule on bad input. */
+const list = (o: Options, name: string): string[] | undefined => {
+  const v = o.get(name)?.value as string[] | undefined;
+  return v && v.length ? v : undefined;
+};
+
+/** Parses the environment alone (no flags, no config file); throws SettingsError naming the variable and rule on bad input. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const live = Boolean(env.CONTRACT_BASE_URL?.trim());
+  return settingsFrom(resolveOptions({ env, configFile: false }));
+}
+
+/** The settings of resolved options (flags, environment, config file); throws SettingsError naming the option and rule. */
+export function settingsFrom(resolved: ResolvedOptions): Settings {
+  const o = new Options(resolved);
+  const live = Boolean(o.text("base-url")?.trim());
   const kind = live ? "live" : "mock";
   let baseUrl = "";
+  const baseLabel = o.label("base-url", "CONTRACT_BASE_URL");
   if (live) {
-    const raw = httpUrl(env, "CONTRACT_BASE_URL");
+    const raw = httpUrl(o, "base-url", "CONTRACT_BASE_URL");
     const url = new URL(raw);
-    if (url.search || url.hash) throw new SettingsError("CONTRACT_BASE_URL must not carry a query string or fragment");
+    if (url.search || url.hash) throw new SettingsError(`${baseLabel} must not carry a query string or fragment`);
     baseUrl = raw.replace(/\/+$/, "");
   }
-  const specPath = resolve(env.CONTRACT_SPEC?.trim() || SPEC_PATH);
-  if (!existsSync(specPath)) throw new SettingsError(`CONTRACT_SPEC names a file that does not exist: ${specPath}`);
+  const specLabel = o.label("spec", "CONTRACT_SPEC");
+  const specPath = resolve(o.text("spec")?.trim() || packagedDocument());
+  if (!existsSync(specPath)) throw new SettingsError(`${specLabel} names a file that does not exist: ${specPath}`);
   let doc: Record<string, any>;
   try {
     doc = loadSpec(specPath);
   } catch (err) {
-    if (err instanceof DocumentError) throw new SettingsError(`CONTRACT_SPEC: ${err.message}`);
+    if (err instanceof DocumentError) throw new SettingsError(`${specLabel}: ${err.message}`);
     throw err;
   }
-  if (buildOperationTable(doc).length === 0) throw new SettingsError(`CONTRACT_SPEC: ${specPath} has no operations under "paths": there is nothing to check`);
+  if (buildOperationTable(doc).length === 0) throw new SettingsError(`${specLabel}: ${specPath} has no operations under "paths": there is nothing to check`);
   // The document's paths are appended to the base URL: a base ending in the segment every path starts with
   // (e.g. /v1) would double it.
   const paths = Object.keys(doc.paths ?? {});
   const last = new URL(baseUrl || "http://localhost/").pathname.replace(/\/+$/, "").split("/").pop();
   if (last && paths.length > 0 && paths.every((p) => p.split("/")[1] === last)) {
-    throw new SettingsError(`CONTRACT_BASE_URL must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`);
+    throw new SettingsError(`${baseLabel} must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`);
   }
-  const baseline = env.CONTRACT_BASELINE?.trim();
+  const maxFailures = o.get("max-failures")?.value as number | undefined;
   return {
     kind,
     baseUrl,
-    apiKey: key(env, "CONTRACT_API_KEY", live) ?? MOCK_API_KEY,
-    secondApiKey: key(env, "CONTRACT_SECOND_API_KEY", false),
-    params: params(env),
+    apiKey: key(o, "api-key", "CONTRACT_API_KEY", live) ?? MOCK_API_KEY,
+    secondApiKey: key(o, "second-api-key", "CONTRACT_SECOND_API_KEY", false),
+    params: params(o),
     specPath,
-    strict: flag(env, "CONTRACT_STRICT"),
-    reportsDir: resolve(env.CONTRACT_REPORTS_DIR?.trim() || "reports"),
-    maxRequests: integer(env, "CONTRACT_MAX_REQUESTS", DEFAULT_MAX_REQUESTS[kind], 1),
-    maxBodyBytes: integer(env, "CONTRACT_MAX_BODY_BYTES", 8 * 1024 * 1024, 1024),
-    timeoutMs: integer(env, "CONTRACT_TIMEOUT_MS", 30_000, 100),
-    timeoutExplicit: Boolean(env.CONTRACT_TIMEOUT_MS?.trim()),
-    preflightTimeoutMs: integer(env, "CONTRACT_PREFLIGHT_TIMEOUT_MS", 10_000, 100),
-    examples: integer(env, "CONTRACT_EXAMPLES", live ? 4 : 10, 0),
-    sitemapUrl: httpUrl(env, "CONTRACT_SITEMAP_URL", "https://example.com"),
-    unavailableUrl: httpUrl(env, "CONTRACT_UNAVAILABLE_URL", "https://unavailable.invalid/"),
-    baselinePath: baseline ? resolve(baseline) : undefined,
+    strict: (o.get("strict")?.value as boolean | undefined) ?? false,
+    reportsDir: resolve(o.text("reports-dir")?.trim() || "reports"),
+    maxRequests: integer(o, "max-requests", DEFAULT_MAX_REQUESTS[kind]),
+    maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
+    timeoutMs: integer(o, "timeout-ms", 30_000),
+    timeoutExplicit: o.get("timeout-ms") !== undefined,
+    preflightTimeoutMs: integer(o, "preflight-timeout-ms", 10_000),
+    examples: integer(o, "examples", live ? 4 : 10),
+    sitemapUrl: httpUrl(o, "sitemap-url", "CONTRACT_SITEMAP_URL", "https://example.com"),
+    unavailableUrl: httpUrl(o, "unavailable-url", "CONTRACT_UNAVAILABLE_URL", "https://unavailable.invalid/"),
+    baselinePath: resolve(o.text("baseline")?.trim() || BASELINE_FILE),
+    seed: integer(o, "seed", GENERATION_SEED),
+    ...(list(o, "operations") ? { operations: list(o, "operations") } : {}),
+    ...(list(o, "phases") ? { phases: list(o, "phases") } : {}),
+    ...(list(o, "checks") ? { checks: list(o, "checks") } : {}),
+    ...(maxFailures !== undefined ? { maxFailures } : {}),
+    heartbeatMs: integer(o, "heartbeat-ms", 10_000),
   };
 }
 

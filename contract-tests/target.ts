@@ -6,7 +6,7 @@
  */
 import { readLimited } from "../src/body.js";
 import { causeText } from "../src/errors.js";
-import { createScrubber, REDACTED, type Scrubber } from "../src/redact.js";
+import { createScrubber, type Scrubber } from "../src/redact.js";
 import { parseRetryAfterMs } from "../src/retry.js";
 import type { Settings } from "./settings.js";
 import type { Exchange } from "./types.js";
@@ -102,6 +102,11 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
   };
 }
 
+/** The shell text of a Basic credential read from `variable` (base64 of `user:password`; a key without a colon is the user). */
+function basicShell(variable: string, secret: string): string {
+  return `$(printf '%s${secret.includes(":") ? "" : ":"}' "${variable}" | base64 -w0)`;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -119,22 +124,28 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const enc = (v: string) => encodeURIComponent(v).replace(/%2C/gi, ",");
     const key = spec.key ?? "valid";
     const secret = key === "valid" ? settings.apiKey : key === "second" ? settings.secondApiKey : key === "wrong" ? WRONG_API_KEY : key === "empty" ? "" : undefined;
-    // Reports show a probe's credential (wrong or empty: not a secret) and *** for a real one.
-    const shownSecret = key === "wrong" || key === "empty" ? secret : REDACTED;
+    // Reports show a probe's credential (wrong or empty: not a secret) and, for a real one, the variable that
+    // holds it, so the curl line runs as printed in a shell that has it set and never holds the key itself.
+    const variable = key === "second" ? "$CONTRACT_SECOND_API_KEY" : "$CONTRACT_API_KEY";
+    const shownSecret = key === "wrong" || key === "empty" ? secret : variable;
     const auth = rules.auth(spec.operation);
     const placements = secret !== undefined && auth.kind === "placed" ? auth.placements : [];
     const headers: Record<string, string> = { accept: rules.accept(spec.operation), "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
     const wire = { ...headers };
     const shown = { ...headers };
     const wireQuery: Array<[string, string]> = [];
+    const shownQuery: Array<[string, string]> = [];
     const cookies: Array<[string, string]> = [];
     for (const p of placements) {
       const value = credentialValue(p, secret!);
-      const display = p.format === "raw" ? shownSecret! : `${value.split(" ")[0]} ${shownSecret}`;
+      const display = p.format === "raw" ? shownSecret! : p.format === "basic" && shownSecret === variable ? `Basic ${basicShell(variable, secret!)}` : `${value.split(" ")[0]} ${shownSecret}`;
       if (p.in === "header") {
         wire[p.name.toLowerCase()] = value;
         shown[p.name.toLowerCase()] = display;
-      } else if (p.in === "query") wireQuery.push([p.name, value]);
+      } else if (p.in === "query") {
+        wireQuery.push([p.name, value]);
+        shownQuery.push([p.name, shownSecret!]);
+      }
       else cookies.push([p.name, value]);
     }
     if (cookies.length) {
@@ -144,9 +155,11 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const pairs = Object.entries(spec.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, item]));
     const query = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...wireQuery.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].join("&");
     const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
+    const shownQueryText = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...shownQuery.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("$") ? v : encodeURIComponent(v)}`)].join("&");
+    const shownUrl = `${settings.baseUrl}${spec.path}${shownQueryText ? `?${shownQueryText}` : ""}`;
     const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
     if (bodyText !== undefined) wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
-    const request = { method: spec.method, url: scrubber.text(url), path: spec.path, query: spec.query ?? {}, ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}), headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
+    const request = { method: spec.method, url: scrubber.text(shownUrl), path: spec.path, key, query: spec.query ?? {}, ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}), headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
     let lastError = "";

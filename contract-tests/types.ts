@@ -13,6 +13,8 @@ export interface SentRequest {
   /** The path parameters' values, by name (for `$request.path.*` link expressions). */
   pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
+  /** Which credential it carried (see KeyMode in target.ts); headers show a real key as $CONTRACT_API_KEY. */
+  key?: "valid" | "none" | "empty" | "wrong" | "second";
   /** Raw body text, when one was sent. */
   bodyText?: string;
   /** The JSON value sent, when the body was JSON. */
@@ -127,6 +129,22 @@ export interface Finding {
   promise?: string;
   /** How often this finding occurred (the same rule at several positions or in several exchanges). */
   count?: number;
+  /** The request again, as data, with what the check knew of it: `--replay` sends it and re-runs the check. */
+  replay?: Replay;
+}
+
+/** A finding's request as `--replay` re-sends it (credentials are placed again from the environment). */
+export interface Replay {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  /** Headers other than the credential, Accept, User-Agent and Content-Type (the target sets those). */
+  headers: Record<string, string>;
+  bodyText?: string;
+  contentType?: string;
+  key: NonNullable<SentRequest["key"]>;
+  /** The check context, without other exchanges (a check that needs them is judged on this exchange alone). */
+  context: Pick<CheckContext, "intent" | "demand" | "mutation" | "linked" | "unknownIn" | "unreachableSite">;
 }
 
 /** A check: a small pure function returning the findings it sees (none on a pass). The registry stamps `check`. */

@@ -1,6 +1,6 @@
 /** The one registry of checks: the key is the check's id in reports, test names, baselines and self-tests. */
 import { MODULE_CHECKS } from "../modules/index.js";
-import type { Check, CheckContext, Exchange, Finding } from "../types.js";
+import type { Check, CheckContext, Exchange, Finding, Replay } from "../types.js";
 import { accountIsolation } from "./account-isolation.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
@@ -83,11 +83,26 @@ export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckC
     if (!def) throw new Error(`unknown check ${id}`);
     if (def.relational && !ctx.live && !exchange.pairedExample) continue;
     if ((def.relational || SEMANTIC.has(id)) && RULED_OUT.has(ctx.intent)) continue;
+    const replay = exchange.documented ? {} : { replay: replayOf(exchange, ctx) };
     for (const f of def.fn(exchange, ctx)) {
       const promise = f.promise ?? def.promise;
-      if (f.severity === "error" && !promise) out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}` });
-      else out.push({ check: id, ...f, ...(promise ? { promise } : {}) });
+      if (f.severity === "error" && !promise) out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
+      else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });
     }
   }
   return out;
+}
+
+/** The request of an exchange as `--replay` sends it again: the target places the credential and its own headers. */
+export function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
+  const { request } = exchange;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (["accept", "user-agent", "content-type"].includes(name)) continue;
+    // The credential (shown as its variable) is placed again by the target; a cookie keeps its other pairs.
+    const kept = name === "cookie" ? value.split("; ").filter((pair) => !pair.includes("$CONTRACT_")).join("; ") : value.includes("$CONTRACT_") ? "" : value;
+    if (kept) headers[name] = kept;
+  }
+  const context = Object.fromEntries(Object.entries({ intent: ctx.intent, demand: ctx.demand, mutation: ctx.mutation, linked: ctx.linked, unknownIn: ctx.unknownIn, unreachableSite: ctx.unreachableSite }).filter(([, v]) => v !== undefined)) as Replay["context"];
+  return { method: request.method, path: request.path, query: request.query, headers, ...(request.bodyText !== undefined ? { bodyText: request.bodyText } : {}), ...(request.headers["content-type"] ? { contentType: request.headers["content-type"] } : {}), key: request.key ?? "valid", context };
 }

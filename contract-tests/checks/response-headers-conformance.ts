@@ -1,6 +1,5 @@
 import type { ParameterEntry } from "../../openapi/lib/operations.js";
 import { documentedResponse } from "../../openapi/lib/operations.js";
-import { SPEC_ID } from "../../openapi/lib/spec.js";
 import { fromWire } from "../engine/requests.js";
 import { finding, show } from "../exchange.js";
 import { responsePromise } from "../promise.js";
@@ -26,7 +25,7 @@ export const responseHeadersConformance: Check = (ex, { model }) => {
     if (!h.schemaPointer) continue;
     const p: ParameterEntry = { name: h.name, in: "header", required: h.required, style: "simple", explode: false, schema: { $ref: `#${h.schemaPointer}` }, schemaPointer: h.schemaPointer, examples: [] };
     const err = model.validator.validate(h.schemaPointer, fromWire(model, p, text))[0];
-    if (err) out.push(finding(ex, { severity: "error", title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`, received: show(text, 120), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: err.schemaPath.replace(SPEC_ID, ""), promise }));
+    if (err) out.push(finding(ex, { severity: "error", title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`, received: show(text, 120), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), promise }));
   }
   return out;
 };

@@ -1,4 +1,4 @@
-import { SPEC_ID, resolvePointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/spec.js";
 import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../exchange.js";
 import { docPointer } from "../promise.js";
 import type { Check, Finding } from "../types.js";
@@ -24,7 +24,7 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
     if (seen.has(key) || out.length >= MAX_PER_RESPONSE) continue;
     seen.add(key);
     const value = resolvePointer(body, err.instancePath);
-    out.push(finding(ex, { severity: "error", title: `Response violates schema: ${err.message ?? err.keyword}`, received: show(value), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: err.schemaPath.replace(SPEC_ID, ""), instancePath: prefix + err.instancePath, value: bounded(value, 120), promise: docPointer(pointer) }));
+    out.push(finding(ex, { severity: "error", title: `Response violates schema: ${err.message ?? err.keyword}`, received: show(value), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), instancePath: prefix + err.instancePath, value: bounded(value, 120), promise: docPointer(pointer) }));
   }
   return out;
 };

@@ -7,7 +7,7 @@ import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
 import { authPlan } from "../wire.js";
-import { boundaries, GENERATION_SEED, invalidValues, validSamples, type Mutation } from "./generate.js";
+import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
 import { baseValues, bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
@@ -79,10 +79,10 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const values = base(ctx, op);
   const count = ctx.settings.examples;
   const body = bodyMedia(op);
-  const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count) : [];
+  const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count, ctx.settings.seed) : [];
   const linked = linkedValues(ctx, op);
   const optional = op.parameters.filter((p) => p.in !== "path" && !p.required);
-  const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, GENERATION_SEED + p.name.length)]));
+  const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, ctx.settings.seed + p.name.length)]));
   for (let i = 0; i < count; i++) {
     const v = clone(values);
     if (bodies.length) v.body = { value: withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length]) };
@@ -195,7 +195,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
   // A well-formed identifier that does not exist, in place of each linked string value.
   for (const x of usable.filter((u) => typeof u.value === "string" && (target.safe || ctx.settings.kind === "mock"))) {
     const seen = new Set(x.all.map(String));
-    const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, GENERATION_SEED + 7).map((v) => (Array.isArray(v) ? v[0] : v)).find((v) => typeof v === "string" && !seen.has(v));
+    const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, ctx.settings.seed + 7).map((v) => (Array.isArray(v) ? v[0] : v)).find((v) => typeof v === "string" && !seen.has(v));
     if (unknown === undefined) continue;
     const v = clone(fed);
     put(v, x.p!.name, x.p!.in, unknown);

@@ -8,7 +8,7 @@ import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { configuredValue, type Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
-import { GENERATION_SEED, jsonType, validSamples } from "./generate.js";
+import { jsonType, validSamples } from "./generate.js";
 
 /** The values of one request, by parameter name; `body` absent means no body. */
 export interface Values {
@@ -214,7 +214,7 @@ function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry
   const configured = configuredValue(settings, op.operationId, p.name);
   if (configured.found) return { value: configured.value };
   if (useExamples && p.examples[0]) return { value: p.examples[0].value };
-  const [sample] = validSamples(model, p.schemaPointer, 1, GENERATION_SEED);
+  const [sample] = validSamples(model, p.schemaPointer, 1, settings.seed);
   return sample === undefined ? undefined : { value: sample };
 }
 
@@ -262,7 +262,7 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
   }
   if (media) {
     const example = media.examples[0];
-    const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1)[0] : {};
+    const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1, settings.seed)[0] : {};
     if (body === undefined) {
       return { skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document` };
     }

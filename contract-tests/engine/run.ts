@@ -14,6 +14,7 @@ import { wireRules } from "../wire.js";
 import { linkOrder } from "./links.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
+import { checkSelection, selectOperations, selectPhases } from "./select.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
 
 /** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
@@ -64,7 +65,9 @@ export class ContractRun {
 
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
-    return linkOrder(this.model.operations).flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]);
+    checkSelection(this.settings);
+    const operations = selectOperations(linkOrder(this.model.operations), this.settings);
+    return selectPhases(operations.flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]), this.settings);
   }
 
   /** Runs one scenario; never throws. */

@@ -8,6 +8,7 @@ import type { SpecModel } from "../model.js";
 import { moduleCheckIds } from "../modules/index.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
+import { selectedChecks } from "./select.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -34,7 +35,7 @@ export class Verdict {
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
     this.exchanges++;
     const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...ctx };
-    this.findings.push(...runChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], ex, full));
+    this.findings.push(...runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full));
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];
       kept.push(ex);

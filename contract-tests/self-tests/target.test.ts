@@ -58,7 +58,7 @@ describe("createTarget", () => {
     const small = await t.send(get);
     expect(JSON.stringify(small)).not.toContain(KEY);
     expect(JSON.stringify(small)).not.toContain(encodeURIComponent(KEY));
-    expect(small.request.headers["x-api-key"]).toBe("***");
+    expect(small.request.headers["x-api-key"]).toBe("$CONTRACT_API_KEY");
     const big = await t.send({ ...get, path: "/big" });
     expect(big.response).toMatchObject({ truncated: true, bodyLimit: 1024 });
     expect(big.response.json).toBeUndefined();

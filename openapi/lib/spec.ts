@@ -178,7 +178,8 @@ export class SpecValidator {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(readonly spec: OpenApiDocument = loadSpec()) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    // verbose: each error carries the schema object it failed in, so schemaPathOf can say where in the document it is.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
     addFormats(this.ajv);
     // The whole document is one resource, so `#/components/schemas/...` references resolve in place.
     this.ajv.addSchema(spec, SPEC_ID);
@@ -193,6 +194,28 @@ export class SpecValidator {
       this.cache.set(pointer, fn);
     }
     return fn;
+  }
+
+  private pointers: WeakMap<object, string> | undefined;
+
+  /**
+   * Where an error's keyword is in the document, e.g. `#/components/schemas/Page/required` (ajv's own
+   * schemaPath is relative to the last `$ref` it followed, e.g. `#/required`).
+   */
+  schemaPathOf(err: ErrorObject): string {
+    if (!this.pointers) {
+      const map = new WeakMap<object, string>();
+      const walk = (node: unknown, at: string): void => {
+        if (node === null || typeof node !== "object" || map.has(node)) return;
+        map.set(node, at);
+        for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+      };
+      walk(this.spec, "");
+      this.pointers = map;
+    }
+    const owner = err.parentSchema && typeof err.parentSchema === "object" ? this.pointers.get(err.parentSchema) : undefined;
+    const relative = err.schemaPath.replace(SPEC_ID, "");
+    return owner === undefined ? relative : `#${owner}/${relative.split("/").pop()}`;
   }
 
   /** Validates `value` against the schema at `pointer`; returns ajv's errors (empty when valid). */
