@@ -42,23 +42,25 @@ export interface OptionDef {
   /** Placeholder of the value in --help. */
   value?: string;
   description: string;
+  /** Other names users try (never accepted: an unknown option names this one as the closest). */
+  aliases?: string[];
 }
 
 /** The table. Order is the order of --help. */
 export const OPTIONS: readonly OptionDef[] = [
-  { name: "base-url", env: "CONTRACT_BASE_URL", key: "baseUrl", kind: { type: "url" }, default: "(the Prism mock of the document)", value: "<url>", description: "The server to check, without the document's common path prefix (e.g. no /v1). No credentials, query or fragment." },
+  { name: "base-url", env: "CONTRACT_BASE_URL", key: "baseUrl", kind: { type: "url" }, default: "(the Prism mock of the document)", value: "<url>", description: "The server to check, without the document's common path prefix (e.g. no /v1). No credentials, query or fragment.", aliases: ["url", "target", "server", "base"] },
   { name: "api-key", env: "CONTRACT_API_KEY", flag: false, kind: { type: "string" }, default: "(mock: a placeholder)", description: "The credential (environment only). Required for a live target; never printed: reports and curl lines say $CONTRACT_API_KEY." },
   { name: "second-api-key", env: "CONTRACT_SECOND_API_KEY", flag: false, kind: { type: "string" }, default: "(unset)", description: "A key of another account (environment only), for the isolation phase; without it that phase is skipped." },
-  { name: "spec", env: "CONTRACT_SPEC", key: "spec", kind: { type: "path" }, default: "openapi/openapi.yaml (the package's document)", value: "<file>", description: "The OpenAPI document (3.x or Swagger 2.0, YAML or JSON) the target is checked against; the mock serves it too." },
+  { name: "spec", env: "CONTRACT_SPEC", key: "spec", kind: { type: "path" }, default: "openapi/openapi.yaml (the package's document)", value: "<file>", description: "The OpenAPI document (3.x or Swagger 2.0, YAML or JSON) the target is checked against; the mock serves it too.", aliases: ["document", "schema", "openapi"] },
   { name: "params", env: "CONTRACT_PARAMS", key: "params", kind: { type: "json" }, default: "{}", value: "<json|@file>", description: 'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; a path parameter of an operation that changes data comes only from here on a live target.' },
   { name: "schema-id", env: "CONTRACT_SCHEMA_ID", key: "schemaId", kind: { type: "string" }, default: "(unset)", value: "<id>", description: 'Older form of params {"updateDataSchema.id": <id>}.' },
   { name: "strict", env: "CONTRACT_STRICT", key: "strict", kind: { type: "boolean" }, default: "false", description: "Undocumented members and envelopes are errors, not warnings." },
-  { name: "operations", env: "CONTRACT_OPERATIONS", key: "operations", kind: { type: "list" }, default: "(every operation)", value: "<list>", description: "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated." },
+  { name: "operations", env: "CONTRACT_OPERATIONS", key: "operations", kind: { type: "list" }, default: "(every operation)", value: "<list>", description: "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated.", aliases: ["only", "include", "operation", "endpoints", "filter"] },
   { name: "phases", env: "CONTRACT_PHASES", key: "phases", kind: { type: "list" }, default: "(every phase)", value: "<list>", description: "Only these phases: examples, positive, negative, auth, links, isolation, semantics (and any a module adds)." },
   { name: "checks", env: "CONTRACT_CHECKS", key: "checks", kind: { type: "list" }, default: "(every check)", value: "<list>", description: "Only these checks (ids as in reports, e.g. response_schema_conformance)." },
-  { name: "seed", env: "CONTRACT_SEED", key: "seed", kind: { type: "integer", min: 0 }, default: "20251121", value: "<n>", description: "Seed of the generated data: the same seed sends the same requests." },
-  { name: "max-requests", env: "CONTRACT_MAX_REQUESTS", key: "maxRequests", kind: { type: "integer", min: 1 }, default: "400 live, 5000 mock", value: "<n>", description: "The request budget: sending stops at this many requests, the rest is skipped with the reason." },
-  { name: "max-failures", env: "CONTRACT_MAX_FAILURES", key: "maxFailures", kind: { type: "integer", min: 1 }, default: "(no limit)", value: "<n>", description: "Stop after this many failed scenarios; the rest is skipped with the reason." },
+  { name: "seed", env: "CONTRACT_SEED", key: "seed", kind: { type: "integer", min: 0 }, default: "20251121", value: "<n>", description: "Seed of the generated data: the same seed sends the same requests.", aliases: ["random-seed", "hypothesis-seed"] },
+  { name: "max-requests", env: "CONTRACT_MAX_REQUESTS", key: "maxRequests", kind: { type: "integer", min: 1 }, default: "400 live, 5000 mock", value: "<n>", description: "The request budget: sending stops at this many requests, the rest is skipped with the reason.", aliases: ["budget", "requests", "limit"] },
+  { name: "max-failures", env: "CONTRACT_MAX_FAILURES", key: "maxFailures", kind: { type: "integer", min: 1 }, default: "(no limit)", value: "<n>", description: "Stop after this many failed scenarios; the rest is skipped with the reason.", aliases: ["exitfirst", "fail-fast", "bail"] },
   { name: "examples", env: "CONTRACT_EXAMPLES", key: "examples", kind: { type: "integer", min: 0 }, default: "4 live, 10 mock", value: "<n>", description: "Generated valid requests per operation." },
   { name: "timeout-ms", env: "CONTRACT_TIMEOUT_MS", key: "timeoutMs", kind: { type: "integer", min: 100 }, default: "30000 (more for operations a module knows to be slow)", value: "<ms>", description: "Deadline of each request; when set it applies to every operation." },
   { name: "preflight-timeout-ms", env: "CONTRACT_PREFLIGHT_TIMEOUT_MS", key: "preflightTimeoutMs", kind: { type: "integer", min: 100 }, default: "10000", value: "<ms>", description: "Deadline of the keyless first request that decides whether the target answers at all." },
@@ -220,7 +222,9 @@ export function resolveOptions({ argv = [], env = {}, cwd = process.cwd(), confi
     const def = byName.get(name);
     if (!def || def.flag === false) {
       if (def) throw new SettingsError(`--${name} is not a flag: a key on the command line shows in ps and shell history; set ${def.env}`);
-      throw new SettingsError(`unknown option --${name}; did you mean --${closest(name, flags.map((f) => f.name))}? (see --help)`);
+      const names = flags.flatMap((f) => [f.name, ...(f.aliases ?? [])]);
+      const near = closest(name, names);
+      throw new SettingsError(`unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? (see --help)`);
     }
     let raw = m[2];
     if (raw === undefined && def.kind.type !== "boolean") {

@@ -1,93 +1,178 @@
 /**
- * `npm run contract [-- --update-baseline]`: checks the settings (exit 2 on an invalid one, before anything
- * starts), then runs the suite with vitest in this process, its output passed through the key scrubber.
- * With no CONTRACT_BASE_URL the global setup serves the document with the Prism mock.
+ * `webauto-contract` (and `npm run contract`): the contract suite's command line. It reads the options (flags
+ * > environment > config file; exit 2 on an invalid one, before anything starts), prints the seed, starts the
+ * Prism mock when no base URL is given, runs the engine's scenarios one by one in this process, printing a
+ * line per finished scenario as it happens (and a heartbeat while a request is outstanding), then writes the
+ * reports and prints the text report. Every line goes through the key scrubber.
+ *
+ * It runs no test runner: an earlier version ran vitest in-process with its own stdout stream, which vitest's
+ * terminal renderer fed back into itself under a TTY (an endless write loop: no output after "RUN", a fork
+ * worker left a zombie, no exit).
  *
  * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
- * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed test; 2 an invalid
- * setting or baseline file; 3 an internal error of the suite.
+ * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed scenario (with
+ * `--replay`: a request that still fails); 2 an invalid setting, baseline or report file; 3 an internal
+ * error of the suite.
  */
-import { Writable } from "node:stream";
-import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
-import { startVitest } from "vitest/node";
+import type { PrismServer } from "../openapi/lib/prism.js";
 import type { Scrubber } from "../src/redact.js";
-import ContractReporter, { VERDICT } from "./reporter.js";
+import { ContractRun, preflight, preflightFailure, type ScenarioResult } from "./engine/run.js";
+import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "./options.js";
 import { BaselineError, loadBaseline } from "./report/baseline.js";
-import { readSettings, SettingsError } from "./settings.js";
+import { finishRun } from "./report/finish.js";
+import { formatText } from "./report/render.js";
+import { startMock, type Out } from "./mock-target.js";
+import { replayReport, ReplayError } from "./replay.js";
+import { settingsFrom, type Settings } from "./settings.js";
 import { runScrubber } from "./target.js";
 
-const CONFIG = fileURLToPath(new URL("./vitest.config.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** A stream that scrubs whole lines before passing them on (a chunk may split the key). */
-function scrubbing(to: NodeJS.WriteStream, scrubber: Scrubber): Writable & { flushRest(): void } {
-  let pending = "";
-  const stream = new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      const lines = (pending + chunk.toString()).split("\n");
-      pending = lines.pop() ?? "";
-      if (lines.length) to.write(scrubber.text(`${lines.join("\n")}\n`));
-      done();
-    },
-  }) as Writable & { flushRest(): void };
-  stream.flushRest = () => {
-    if (pending) to.write(scrubber.text(pending));
-    pending = "";
-  };
-  return Object.assign(stream, { isTTY: false, columns: to.columns ?? 120 });
+/** The settings of a dry run, with where each came from. */
+function describeSettings(resolved: ResolvedOptions, out: Out): void {
+  out("Settings (flags > environment > config file > defaults):");
+  for (const o of OPTIONS.filter((x) => x.name !== "help")) {
+    const r = resolved.get(o.name);
+    const value = o.flag === false && r ? "(set)" : r ? JSON.stringify(r.value) : o.default;
+    out(`  ${o.name.padEnd(22)} ${value}   ${r ? `from ${r.label}` : "(default)"}`);
+  }
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { "update-baseline": { type: "boolean", default: false }, help: { type: "boolean", default: false } } });
-  if (values.help) {
-    console.log("usage: npm run contract [-- --update-baseline]   (settings: CONTRACT_* variables, see README)");
-    return 0;
+/** Runs the planned scenarios with a line per finished scenario, a heartbeat, and the failure limit. */
+async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
+  const { settings } = run;
+  const scenarios = run.scenarios();
+  const started = Date.now();
+  const reason = await preflight(settings);
+  if (reason) {
+    out(`✗ the target did not answer the preflight within ${seconds(Date.now() - started)}: ${reason}`);
+    const skipped = scenarios.map((s): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status: "skipped", skipReason: `skipped: the target did not answer the preflight (${reason})`, findings: [], accepted: [], exchanges: 0 }));
+    return [preflightFailure(run, reason), ...skipped];
   }
-  let settings;
+  // The request in flight, for the heartbeat.
+  let inflight: { method: string; path: string; since: number } | undefined;
+  const send = run.target.send;
+  run.target.send = async (spec) => {
+    inflight = { method: spec.method, path: spec.path, since: Date.now() };
+    try {
+      return await send(spec);
+    } finally {
+      inflight = undefined;
+    }
+  };
+  let current = "";
+  let lastLine = Date.now();
+  const print: Out = (line) => {
+    lastLine = Date.now();
+    out(line);
+  };
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastLine < settings.heartbeatMs) return;
+    print(`  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} (${seconds(Date.now() - started)} in all)`);
+  }, Math.min(1000, settings.heartbeatMs));
+  const results: ScenarioResult[] = [];
+  let failures = 0;
+  const width = String(scenarios.length).length;
   try {
-    settings = readSettings(process.env);
+    for (const [i, s] of scenarios.entries()) {
+      const limit = settings.maxFailures !== undefined && failures >= settings.maxFailures ? `skipped: ${plural(failures, "scenario")} failed, the limit of --max-failures ${settings.maxFailures}` : undefined;
+      current = `${s.operation} › ${s.phase}`;
+      const before = run.target.requestsSent();
+      const t0 = Date.now();
+      const result = await run.execute(limit ? { ...s, skip: limit } : s);
+      result.requestsSent = run.target.requestsSent();
+      results.push(result);
+      if (result.status === "failed") failures++;
+      const errors = result.findings.filter((f) => f.severity === "error").length;
+      const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
+      const counts = `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ${seconds(Date.now() - t0)}`;
+      print(`[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${s.operation} › ${s.title.split(":")[0]} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`);
+    }
+  } finally {
+    clearInterval(heartbeat);
+    run.target.send = send;
+  }
+  return results;
+}
+
+async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; stderr: Out; setScrubber(s: Scrubber): void }): Promise<number> {
+  let resolved: ResolvedOptions;
+  let settings: Settings;
+  let run: ContractRun;
+  try {
+    resolved = resolveOptions({ argv, env });
+    if (resolved.get("help")?.value) {
+      process.stdout.write(helpText(env.npm_lifecycle_event === "contract" ? "npm run contract --" : "webauto-contract"));
+      return 0;
+    }
+    settings = settingsFrom(resolved);
+    out.setScrubber(runScrubber(settings));
     loadBaseline(settings.baselinePath);
+    const replay = resolved.get("replay");
+    if (replay) return await replayReport(String(replay.value), resolved, out.stdout);
+    // Planned (and the selections checked) before anything starts.
+    run = new ContractRun(settings);
+    const planned = run.scenarios();
+    if (resolved.get("dry-run")?.value) {
+      describeSettings(resolved, out.stdout);
+      out.stdout(`Seed: ${settings.seed}`);
+      out.stdout(`${plural(planned.length, "scenario")} planned:`);
+      for (const s of planned) out.stdout(`  ${s.id}${s.skip ? ` (${s.skip})` : ""}`);
+      return 0;
+    }
   } catch (err) {
-    if (err instanceof SettingsError || err instanceof BaselineError) {
-      console.error(`contract: invalid setting: ${err.message}`);
+    if (err instanceof SettingsError || err instanceof BaselineError || err instanceof ReplayError) {
+      out.stderr(`contract: invalid setting: ${err.message}`);
       return 2;
     }
     throw err;
   }
-  const scrubber = runScrubber(settings);
-  console.log(`Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`);
-  const out = scrubbing(process.stdout, scrubber);
-  const err = scrubbing(process.stderr, scrubber);
-  const reporter = new ContractReporter();
-  (globalThis as Record<symbol, unknown>)[VERDICT] = undefined;
-  const vitest = await startVitest(
-    "test",
-    [],
-    { config: CONFIG, root: ROOT, watch: false, reporters: ["default", reporter, fileURLToPath(new URL("../scripts/summary-reporter.ts", import.meta.url))], provide: { contractSettings: settings, contractOptions: { updateBaseline: values["update-baseline"] } } },
-    {},
-    { stdout: out, stderr: err },
-  );
-  await vitest.close();
-  out.flushRest();
-  err.flushRest();
-  const verdict = reporter.report?.verdict ?? (globalThis as Record<symbol, unknown>)[VERDICT];
-  if (!verdict) return 3; // no report: the suite itself failed to run (vitest printed why)
-  // The report is the authority (it holds failed tests too; after --update-baseline vitest still saw them fail).
-  return verdict === "pass" ? 0 : 1;
+  out.stdout(`Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`);
+  out.stdout(`Seed: ${settings.seed} (the same --seed sends the same generated data)`);
+  let prism: PrismServer | undefined;
+  try {
+    if (settings.kind === "mock") {
+      try {
+        prism = await startMock(settings);
+      } catch (err) {
+        if (!(err instanceof SettingsError)) throw err;
+        out.stderr(`contract: invalid setting: ${err.message}`);
+        return 2;
+      }
+      settings = { ...settings, baseUrl: prism.url };
+      run = new ContractRun(settings);
+      out.stdout(`Prism mock listening at ${prism.url}`);
+    }
+    const results = await execute(run, out.stdout);
+    const { report, paths, baselineWritten } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber, { updateBaseline: Boolean(resolved.get("update-baseline")?.value) });
+    if (baselineWritten) out.stdout(`Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} to ${baselineWritten.path} (the file the next run reads)`);
+    out.stdout("");
+    for (const line of formatText(report).split("\n")) out.stdout(line);
+    out.stdout(`Reports: ${Object.values(paths).join(", ")}`);
+    const s = report.summary.scenarios;
+    out.stdout("");
+    out.stdout(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
+    return report.verdict === "pass" ? 0 : 1;
+  } finally {
+    await prism?.stop();
+  }
 }
 
-main().then(
+let scrubber: Scrubber | undefined;
+const writer = (stream: NodeJS.WriteStream): Out => (line) => void stream.write(`${scrubber ? scrubber.text(line) : line}\n`);
+
+main(process.argv.slice(2), process.env, { stdout: writer(process.stdout), stderr: writer(process.stderr), setScrubber: (s) => (scrubber = s) }).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    let secret: Scrubber | undefined;
+    let secret = scrubber;
     try {
-      secret = runScrubber({ apiKey: process.env.CONTRACT_API_KEY ?? "", secondApiKey: process.env.CONTRACT_SECOND_API_KEY });
+      secret ??= runScrubber({ apiKey: process.env.CONTRACT_API_KEY ?? "", secondApiKey: process.env.CONTRACT_SECOND_API_KEY });
     } catch {
       secret = undefined;
     }
     const text = `contract: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-    console.error(secret ? secret.text(text) : text);
+    process.stderr.write(`${secret ? secret.text(text) : text}\n`);
     process.exit(3);
   },
 );

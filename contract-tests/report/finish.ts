@@ -1,0 +1,44 @@
+/**
+ * The end of a run: the baseline applied (and rewritten with `--update-baseline`), the report built, and the
+ * JSON, JUnit, markdown and text files written through the scrubber.
+ */
+import type { Scrubber } from "../../src/redact.js";
+import type { ScenarioResult } from "../engine/run.js";
+import { specModel } from "../model.js";
+import type { Settings } from "../settings.js";
+import { loadBaseline, updatedBaseline, writeBaseline } from "./baseline.js";
+import { buildReport, type RunReport } from "./render.js";
+import { writeReports } from "./write.js";
+
+/** What the end of a run produced. */
+export interface Finished {
+  report: RunReport;
+  /** The report files, by kind. */
+  paths: Record<string, string>;
+  /** Set when `--update-baseline` wrote the baseline: how many entries, where. */
+  baselineWritten?: { path: string; entries: number };
+}
+
+/** Applies `--update-baseline`, builds the report and writes its files. */
+export function finishRun(settings: Settings, results: ScenarioResult[], requests: number, scrubber: Scrubber, options: { updateBaseline?: boolean } = {}): Finished {
+  const baseline = loadBaseline(settings.baselinePath);
+  let baselineWritten: Finished["baselineWritten"];
+  if (options.updateBaseline) {
+    const next = updatedBaseline(baseline, results.flatMap((r) => [...r.findings, ...r.accepted]));
+    // The file a plain run reads (CONTRACT_BASELINE, else contract-baseline.json): the next run accepts these.
+    writeBaseline(settings.baselinePath, next, scrubber.text);
+    // The run is judged against the baseline it just wrote.
+    for (const r of results) {
+      const accepted = r.findings.filter((f) => f.severity === "error");
+      r.accepted = [...r.accepted, ...accepted];
+      r.findings = r.findings.filter((f) => f.severity !== "error");
+      if (r.status === "failed" && !r.error) r.status = "passed";
+    }
+    baseline.entries = next.entries;
+    baselineWritten = { path: settings.baselinePath, entries: next.entries.length };
+  }
+  const operations = specModel(settings.specPath).operations.map(({ operationId, method, path }) => ({ operationId, method, path }));
+  const report = buildReport({ kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath }, operations, results, { ...baseline, path: settings.baselinePath }, requests);
+  const paths = writeReports(settings.reportsDir, report, results, scrubber);
+  return { report, paths, ...(baselineWritten ? { baselineWritten } : {}) };
+}
