@@ -133,6 +133,15 @@ export function formatText(report: RunReport): string {
   return out.join("\n");
 }
 
+/** Most curl commands the markdown summary shows (the JSON report has every one). */
+const MAX_MARKDOWN_CURLS = 20;
+
+/** A fenced code block whose fence is longer than any run of backticks in `text`. */
+function fenced(lang: string, text: string): string[] {
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return [`${fence}${lang}`, text, fence];
+}
+
 const cell = (t: string) => t.replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300);
 
 /** The markdown summary (reports/contract-summary.md; a CI job summary). */
@@ -153,6 +162,7 @@ export function formatMarkdown(report: RunReport): string {
   ];
   const errors = report.findings.filter((f) => f.severity === "error");
   if (errors.length) out.push("", "### Errors", "", "| operation | check | finding | received | where | promise |", "|---|---|---|---|---|---|", ...errors.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`));
+  if (errors.length) out.push("", "<details><summary>Reproduce: a curl per error (it reads the key from $CONTRACT_API_KEY)</summary>", "", ...errors.slice(0, MAX_MARKDOWN_CURLS).flatMap((f) => [`${f.operation} \`${f.check}\`: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]), "</details>");
   if (report.accepted.length) out.push("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", ...report.accepted.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.reason)} | ${f.expires} |`));
   if (report.baseline.expired.length) out.push("", "### Expired baseline entries", "", ...report.baseline.expired.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\`, expired ${e.expires}`));
   if (report.baseline.fixed.length) out.push("", "### Fixed (no longer occurring; remove from the baseline)", "", ...report.baseline.fixed.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\``));

@@ -1,4 +1,4 @@
-/** Spawns `npm run contract`'s entry point (contract-tests/run.ts) as users run it, and collects what it produced. */
+/** Spawns the contract suite's command line (contract-tests/run.ts, what `npm run contract` and `webauto-contract` run) as users run it, and collects what it produced. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -9,12 +9,15 @@ import type { RunReport } from "../../report/render.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const TSX = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/cli.mjs");
+const CLI = join(ROOT, "contract-tests/run.ts");
 const made: string[] = [];
 
 /** What one run produced. */
 export interface SuiteRun {
   code: number;
   output: string;
+  /** Each line of output with the milliseconds after the start at which it arrived. */
+  lines: Array<{ ms: number; text: string }>;
   ms: number;
   reportsDir: string;
   report: RunReport | undefined;
@@ -29,16 +32,36 @@ export function tempDir(prefix = "contract-run-"): string {
   return dir;
 }
 
-/** Runs the suite with `env` on top of a clean CONTRACT_* environment; `args` go to run.ts. */
-export function runSuite(env: Record<string, string>, args: string[] = [], reportsDir = tempDir()): Promise<SuiteRun> {
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the command line with `env` on top of a clean CONTRACT_* environment; `args` go to run.ts. `pty`: under
+ * a pseudo-terminal (util-linux `script`), as in an interactive terminal; `cwd`: the working directory (where
+ * the config file and the default baseline are looked for; default the project).
+ */
+export function runSuite(env: Record<string, string>, args: string[] = [], reportsDir = tempDir(), options: { cwd?: string; pty?: boolean; timeoutMs?: number } = {}): Promise<SuiteRun> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_") && !k.startsWith("VITEST")));
   const started = Date.now();
-  const child = spawn(process.execPath, [TSX, "contract-tests/run.ts", ...args], { cwd: ROOT, env: { ...clean, CONTRACT_REPORTS_DIR: reportsDir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const argv = [TSX, CLI, ...args];
+  const [command, commandArgs] = options.pty ? ["script", ["-qfec", [process.execPath, ...argv].map(shellQuote).join(" "), "/dev/null"]] : [process.execPath, argv];
+  const child = spawn(command as string, commandArgs as string[], { cwd: options.cwd ?? ROOT, env: { ...clean, CONTRACT_REPORTS_DIR: reportsDir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A run that hangs is killed, and then fails the test that reads it (code null).
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
   let output = "";
-  child.stdout.on("data", (b: Buffer) => (output += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+  const lines: SuiteRun["lines"] = [];
+  let partial = "";
+  const collect = (b: Buffer) => {
+    output += b.toString();
+    const parts = (partial + b.toString()).split(/\r?\n/);
+    partial = parts.pop() ?? "";
+    for (const text of parts) lines.push({ ms: Date.now() - started, text });
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
   return new Promise((resolve) =>
     child.on("close", (code) => {
+      clearTimeout(timer);
+      if (partial) lines.push({ ms: Date.now() - started, text: partial });
       let report: RunReport | undefined;
       try {
         report = JSON.parse(readFileSync(join(reportsDir, "contract-report.json"), "utf8")) as RunReport;
@@ -46,7 +69,7 @@ export function runSuite(env: Record<string, string>, args: string[] = [], repor
         report = undefined;
       }
       const files = () => Object.fromEntries(readdirSync(reportsDir).map((f) => [f, readFileSync(join(reportsDir, f), "utf8")]));
-      resolve({ code: code ?? 1, output, ms: Date.now() - started, reportsDir, report, files });
+      resolve({ code: code ?? -1, output, lines, ms: Date.now() - started, reportsDir, report, files });
     }),
   );
 }
