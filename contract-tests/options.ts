@@ -110,6 +110,9 @@ function distance(a: string, b: string): number {
 /** The known name closest to `name` (case, `-` and `_` ignored first), for a "did you mean" hint. */
 export function closest(name: string, known: readonly string[]): string | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
+  // A name that begins with what was typed (an abbreviation) is the likeliest meaning.
+  const extended = known.filter((k) => norm(name).length >= 3 && norm(k).startsWith(norm(name)));
+  if (extended.length) return extended.sort((a, b) => a.length - b.length)[0];
   let best: string | undefined;
   let bestScore = Infinity;
   for (const k of known) {

@@ -1,12 +1,12 @@
 /**
- * `npm run contract:schema`: writes contract-tests/contract.config.schema.json, the JSON Schema of the contract
+ * `npm run contract:schema`: writes contract.config.schema.json, the JSON Schema of the contract
  * suite's config file, from the option table (contract-tests/options.ts). A self-test fails when it is stale.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configSchema } from "../contract-tests/options.js";
 
-export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL("../contract-tests/contract.config.schema.json", import.meta.url));
+export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL("../contract.config.schema.json", import.meta.url));
 
 /** The file's text. */
 export const configSchemaText = (): string => `${JSON.stringify(configSchema(), null, 2)}\n`;

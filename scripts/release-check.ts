@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** The files the package must hold to be worth publishing. */
-export const REQUIRED_FILES = ["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "dist/contract-cli.js", "openapi/openapi.yaml", "contract-tests/contract.config.schema.json", "README.md", "LICENSE"];
+export const REQUIRED_FILES = ["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "dist/contract-cli.js", "openapi/openapi.yaml", "contract.config.schema.json", "README.md", "LICENSE"];
 
 /** What is wrong with releasing `tag` from a package (`pkg`), its changelog text and its packed file list. */
 export function releaseProblems(tag: string, pkg: { version: string; bin?: Record<string, string> }, changelog: string, packed: string[]): string[] {

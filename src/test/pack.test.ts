@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readmeBlocks } from "../../scripts/test/readme-blocks.js";
+import { FAULT_SERVER_KEY, startFaultServer } from "../../contract-tests/fault-server/server.js";
 import { browserRequest, listing, sendJson, startServer } from "./support/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,8 +25,12 @@ function run(cmd: string, args: string[], cwd: string): string {
 }
 
 beforeAll(() => {
-  run("npm", ["run", "build"], root);
-  const out = JSON.parse(run("npm", ["pack", "--pack-destination", work, "--json"], root)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // npm pack runs prepack, which builds dist/ (a fresh clone has none): the command line's bundle is removed
+  // first, so the tarball holds it only if prepack built it.
+  rmSync(join(root, "dist/contract-cli.js"), { force: true });
+  const packOutput = run("npm", ["pack", "--pack-destination", work, "--json"], root);
+  // The build's own lines come first on stdout; the JSON list is last.
+  const out = JSON.parse(packOutput.slice(packOutput.search(/^\[\s*\{/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = out[0]!.files.map((f) => f.path);
   tarball = out[0]!.filename;
   run("mkdir", ["-p", scratch], work);
@@ -39,6 +44,27 @@ describe("the packed tarball", () => {
     expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "package.json", "LICENSE"]));
     expect(packed.filter((p) => p.includes("test") || p.startsWith("src/"))).toEqual([]);
   });
+
+  it("installs the webauto-contract command: --help, a short run against a local server, and a clear exit 2 for the mock without Prism", async () => {
+    expect(packed).toEqual(expect.arrayContaining(["dist/contract-cli.js", "contract.config.schema.json", "openapi/openapi.yaml"]));
+    const bin = join(scratch, "node_modules/.bin/webauto-contract");
+    expect(run(bin, ["--help"], scratch)).toMatch(/^usage: webauto-contract \[options\][\s\S]*--base-url <url>[\s\S]*env: CONTRACT_BASE_URL/);
+    const server = await startFaultServer();
+    try {
+      const exec = promisify(execFile);
+      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_"))), CONTRACT_API_KEY: FAULT_SERVER_KEY };
+      const { stdout } = await exec(bin, ["--base-url", server.baseUrl(), "--operations", "listBrowserRequests", "--phases", "auth", "--reports-dir", "reports"], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 });
+      expect(stdout).toMatch(/^Seed: \d+/m);
+      expect(stdout).toMatch(/^\[1\/1\] ✓ listBrowserRequests › auth/m);
+      expect(stdout).toMatch(/^1 passed, 0 failed, 0 skipped$/m);
+      // The package's own document is the default, found next to the installed package.json.
+      expect(stdout).toContain(join(scratch, "node_modules/webauto-api/openapi/openapi.yaml"));
+      const mock = await exec(bin, [], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 }).catch((err: { code: number; stderr: string }) => err);
+      expect(mock).toMatchObject({ code: 2, stderr: expect.stringContaining("needs @stoplight/prism-cli") });
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
 
   it("is required from CommonJS as well as imported from ESM", () => {
     writeFileSync(join(scratch, "main.cjs"), `const { createClient, ArgumentError, VERSION } = require("webauto-api");
