@@ -77,7 +77,8 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
   try {
     for (const [i, s] of scenarios.entries()) {
       const limit = settings.maxFailures !== undefined && failures >= settings.maxFailures ? `skipped: ${plural(failures, "scenario")} failed, the limit of --max-failures ${settings.maxFailures}` : undefined;
-      current = `${s.operation} › ${s.phase}`;
+      // The scenario as its id names it after the operation: the phase, and what in it (links/listById, walk).
+      current = `${s.operation} › ${s.id.startsWith(`${s.operation}/`) ? s.id.slice(s.operation.length + 1) : s.phase}`;
       const before = run.target.requestsSent();
       const t0 = Date.now();
       const result = await run.execute(limit ? { ...s, skip: limit } : s);
@@ -87,7 +88,7 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
       const errors = result.findings.filter((f) => f.severity === "error").length;
       const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
       const counts = `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ${seconds(Date.now() - t0)}`;
-      print(`[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${s.operation} › ${s.title.split(":")[0]} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`);
+      print(`[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${current} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`);
     }
   } finally {
     clearInterval(heartbeat);
