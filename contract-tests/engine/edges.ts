@@ -86,6 +86,25 @@ export function edgeValue(model: SpecModel, schema: unknown, pointer: string, cu
   return candidates.find((c) => c !== undefined && accepts(c.value));
 }
 
+/** True when the (dereferenced) schema has an edge to grow to: a number, string or array the document leaves unbounded. */
+function unbounded(model: SpecModel, schema: unknown): boolean {
+  const s = model.deref(schema, "").schema as Schema | undefined;
+  if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return false;
+  const types = typesOf(s);
+  return (
+    ((types.includes("integer") || types.includes("number")) && s.maximum === undefined && s.exclusiveMaximum === undefined) ||
+    (types.includes("string") && s.maxLength === undefined) ||
+    (types.includes("array") && s.maxItems === undefined && s.items !== undefined)
+  );
+}
+
+/** True when the operation has a query, header or cookie parameter or a top-level body member with an edge (the phase is planned only then). */
+export function hasEdges(model: SpecModel, op: OperationEntry): boolean {
+  const media = bodyMedia(op);
+  const body = media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema : undefined;
+  return op.parameters.some((p) => p.in !== "path" && unbounded(model, p.schema)) || Object.values((body?.properties ?? {}) as Record<string, unknown>).some((m) => unbounded(model, m));
+}
+
 /** A parameter's edge value, judged on the wire (what the server reads back), from `current` or a generated value. */
 function parameterEdge(model: SpecModel, p: ParameterEntry, current: unknown): EdgeValue | undefined {
   const accepts = (v: unknown) => model.validator.validate(p.schemaPointer, fromWire(model, p, serialize(p, v))).length === 0;
