@@ -238,7 +238,12 @@ function lenientOutput(reply: Reply, faults: Faults): Reply {
   return { ...reply, body: withExtraMembers(body), headers: { ...EXTRA_HEADERS, ...reply.headers } };
 }
 
+/** The method each path takes (its own choice for others: 405 with Allow, as RFC 9110 says). */
+const PATH_METHODS: Array<[RegExp, string]> = [[/^\/v1\/site\/map$/, "POST"], [/^\/v1\/schemas\/[^/]+$/, "PUT"], [/^\/v1\/browser\/requests(\/[^/]+)?$/, "GET"]];
+
 async function route(req: IncomingMessage, url: URL, faults: Faults, path: string, account: string, json: unknown, malformed: boolean, present: boolean, cache: Map<string, number>): Promise<Reply> {
+  const allowed = PATH_METHODS.find(([re]) => re.test(path))?.[1];
+  if (allowed && req.method !== allowed && req.method !== "HEAD") return { status: 405, body: { message: `use ${allowed}` }, headers: { allow: allowed } };
   if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type") && !takes(faults, "lenient-text-plain")) return { status: 415, body: { message: "send application/json" } };
   if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
