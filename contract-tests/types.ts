@@ -67,7 +67,8 @@ export type Intent =
   | "empty-key" // sent with an empty API key: must get a 4xx
   | "wrong-key" // sent with a wrong key: must get a 4xx
   | "unknown-resource" // a well-formed identifier that does not exist
-  | "other-account"; // another account's identifiers, with the second account's key
+  | "other-account" // another account's identifiers, with the second account's key
+  | "unsupported-method"; // a method the document does not list for the path (only unsupported_method judges it)
 
 /** Everything a check may read besides the exchange itself. */
 export interface CheckContext {

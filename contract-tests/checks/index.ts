@@ -15,6 +15,7 @@ import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { undocumentedProperties } from "./undocumented-properties.js";
 import { unknownResource } from "./unknown-resource.js";
+import { unsupportedMethod } from "./unsupported-method.js";
 
 /** A registered check. */
 export interface CheckDef {
@@ -51,6 +52,7 @@ const INTENT = {
   unknown_resource: { fn: unknownResource },
   resource_availability: { fn: resourceAvailability },
   account_isolation: { fn: accountIsolation },
+  unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;
 
 /** Every check, by id. */

@@ -7,6 +7,9 @@ import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
 import { authPlan } from "../wire.js";
+import { moreInvalidValues, requiredParameters } from "./coverage.js";
+import { edges, hasEdges } from "./edges.js";
+import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
 import { baseValues, bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
@@ -129,19 +132,25 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value), contentType: "text/plain", json: undefined }), "a JSON body sent as text/plain");
       add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }), "malformed JSON");
     }
-    const schema = ctx.model.deref({ $ref: `#${pointer}` }, pointer).schema ?? {};
-    const bodies: Array<[unknown, string, Mutation["demand"]]> = invalidValues(ctx.model, { $ref: `#${pointer}` }).map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
+    const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
+    const bodies: Array<[unknown, string, Mutation["demand"]]> = [...invalidValues(ctx.model, { $ref: `#${pointer}` }), ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value)].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
     bodies.push([{}, "an empty object", "error"]);
     for (const name of (schema.required as string[] | undefined) ?? []) {
       const { [name]: _dropped, ...rest } = values.body.value as Record<string, unknown>;
       bodies.push([rest, `missing required member ${name}`, "error"]);
     }
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
-      for (const m of invalidValues(ctx.model, s)) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+      for (const m of [...invalidValues(ctx.model, s), ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, (values.body.value as Record<string, unknown>)[name])]) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     for (const [candidate, what, demand] of bodies) if (invalid(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
+  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
+  for (const p of requiredParameters(op)) {
+    const v = clone(values);
+    delete bucketOf(v, p.in)[p.name];
+    add(toRequest(op, v), `required ${p.in} parameter ${p.name} left out`);
+  }
   for (const p of op.parameters)
-    for (const m of invalidValues(ctx.model, p.schema)) {
+    for (const m of [...invalidValues(ctx.model, p.schema), ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name])]) {
       const wire = serialize(p, m.value);
       // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
       const errors = p.in === "path" && (wire === "" || m.value === null) ? [] : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
@@ -239,5 +248,9 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
     out.push({ id: `${id}/links/${l.link.name}`, operation: id, phase: "links", title: `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; the linked resource is available and unknown ones are not`, run: (c) => followLink(c, l) });
   if (op.safe && links.length > 0)
     out.push({ id: `${id}/isolation`, operation: id, phase: "isolation", title: "isolation: another account's key never sees this account's records", run: (c) => isolation(c, op, links) });
+  // Last: an edge answer (an empty page far beyond the end) is no response for a link to start from.
+  const method = unsupportedMethodFor(model, settings, op);
+  if (method) out.push({ id: `${id}/unsupported-method`, operation: id, phase: "unsupported-method", title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`, run: (c) => unsupportedMethod(c, op, base(c, op), method) });
+  if (hasEdges(model.forRequests, op)) out.push({ id: `${id}/edges`, operation: id, phase: "edges", title: "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx", run: (c) => edges(c, op, base(c, op), (p) => (isLinkTarget(c.model, op, p.name) ? (c.settings.kind === "live" ? (linkedValues(c, op).get(p.name) ?? []) : undefined) : undefined)) });
   return out;
 }

@@ -52,6 +52,11 @@ export const FAULTS = {
   "by-id-missing-field": { catches: ["response_schema_conformance"], needsById: true },
   "by-id-unknown-200": { catches: ["unknown_resource"], needsById: true },
   "by-id-ignores-auth": { catches: ["ignored_auth"], needsById: true },
+  // Caught by the edges phase's large valid values (the positive phase keeps integers near their default).
+  "large-page-size-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  // Caught by the document's state rules (BrowserRequest and Action allOf if/then), with no module code.
+  "pending-completed-at": { catches: ["response_schema_conformance"] },
+  "wait-output": { catches: ["response_schema_conformance"] },
 } satisfies Record<string, FaultExpectation>;
 
 /** A fault name. */

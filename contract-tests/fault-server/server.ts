@@ -114,6 +114,9 @@ function shape(records: Array<Record<string, unknown>>, faults: Faults): Array<R
   let out = records;
   if (faults.has("wrong-id-prefix")) out = out.map((r) => ({ ...r, id: String(r.id).replace("brq_", "req_") }));
   if (faults.has("missing-required-field")) out = out.map(({ video: _video, ...r }) => r);
+  // State rules of the document (seed 2.5): a pending request has not completed; a wait action outputs nothing.
+  if (faults.has("pending-completed-at")) out = out.map((r) => (r.state === "pending" ? { ...r, completed_at: "2025-08-22T11:05:47.1020000+00:00" } : r));
+  if (faults.has("wait-output")) out = out.map((r) => (Array.isArray(r.actions) ? { ...r, actions: r.actions.map((a: Record<string, unknown>) => (a.type === "wait" ? { ...a, output: `https://storage.example.com/brq/dom/${String(r.id)}/${String(a.id)}_raw.txt` } : a)) } : r));
   return out;
 }
 
@@ -125,6 +128,8 @@ function listing(q: URLSearchParams, faults: Faults, records: Array<Record<strin
   const status = filter("status");
   const ids = filter("ids");
   const bad = page === undefined || size === undefined || page < 1 || size < 1 || size > MAX_PAGE_SIZE || status?.some((s) => !STATES.includes(s)) || ids?.some((id) => !/^brq_[A-Za-z0-9]+$/.test(id));
+  // A page size far beyond any real page (no maximum is documented, so it is valid input) crashes this variant.
+  if (faults.has("large-page-size-500") && size !== undefined && size > 10_000) return { status: 500, body: { message: "System.OutOfMemoryException" } };
   if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
   if (bad && !faults.has("accepts-invalid-input")) return { status: 400, body: { message: "Invalid query parameters" } };
   if (faults.has("rejects-valid-input") && (status?.length ?? 0) > 1) return { status: 400 };
@@ -233,7 +238,12 @@ function lenientOutput(reply: Reply, faults: Faults): Reply {
   return { ...reply, body: withExtraMembers(body), headers: { ...EXTRA_HEADERS, ...reply.headers } };
 }
 
+/** The method each path takes (its own choice for others: 405 with Allow, as RFC 9110 says). */
+const PATH_METHODS: Array<[RegExp, string]> = [[/^\/v1\/site\/map$/, "POST"], [/^\/v1\/schemas\/[^/]+$/, "PUT"], [/^\/v1\/browser\/requests(\/[^/]+)?$/, "GET"]];
+
 async function route(req: IncomingMessage, url: URL, faults: Faults, path: string, account: string, json: unknown, malformed: boolean, present: boolean, cache: Map<string, number>): Promise<Reply> {
+  const allowed = PATH_METHODS.find(([re]) => re.test(path))?.[1];
+  if (allowed && req.method !== allowed && req.method !== "HEAD") return { status: 405, body: { message: `use ${allowed}` }, headers: { allow: allowed } };
   if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type") && !takes(faults, "lenient-text-plain")) return { status: 415, body: { message: "send application/json" } };
   if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));

@@ -95,7 +95,9 @@ describe("the conforming server", () => {
     const { results } = runs.get("conforming")!;
     expect(results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`)).toEqual([]);
     expect(warningsOf(results)).toContain("undocumented_properties");
-    for (const phase of ["examples", "positive", "negative", "auth", "links", "isolation", "semantics"]) expect(results.some((r) => r.phase === phase && r.exchanges > 0), phase).toBe(true);
+    for (const phase of ["examples", "positive", "negative", "auth", "links", "isolation", "semantics", "edges", "unsupported-method"]) expect(results.some((r) => r.phase === phase && r.exchanges > 0), phase).toBe(true);
+    // Its 405 with Allow for a method a path does not take: not even a warning.
+    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "unsupported_method")).toEqual([]);
   });
 
   it("fails under CONTRACT_STRICT=1 only because of its undocumented members", () => {
@@ -105,7 +107,7 @@ describe("the conforming server", () => {
   it("skips what needs a setting, naming it (a PUT needs CONTRACT_PARAMS, isolation a second key), and passes the rest", () => {
     const { results } = runs.get("without-params")!;
     const skipped = results.filter((r) => r.status === "skipped");
-    expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual(["examples", "positive", "negative", "auth"]);
+    expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual(["examples", "positive", "negative", "auth", "unsupported-method", "edges"]);
     expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(/CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/);
     expect(skipped.find((r) => r.phase === "isolation")!.skipReason).toMatch(/CONTRACT_SECOND_API_KEY/);
     expect(errorsOf(results)).toEqual([]);

@@ -1,0 +1,32 @@
+/**
+ * The unsupported-method phase (Schemathesis's `unsupported_method`): one request per path of the document
+ * with a method the path does not list, judged only by the `unsupported_method` check (warnings: the document
+ * promises nothing about a method it does not list). Only GET is sent, only to a path that does not list it, and
+ * only to a live target: the suite never sends an unsafe method the document does not show, which might change data.
+ */
+import type { OperationEntry } from "../../openapi/lib/operations.js";
+import { runChecks } from "../checks/index.js";
+import type { SpecModel } from "../model.js";
+import type { Settings } from "../settings.js";
+import { toRequest, type Values } from "./requests.js";
+import type { ScenarioContext } from "./scenario.js";
+
+/**
+ * The method to send to `op`'s path: GET, when `op` is the first operation of its path, the path does not list
+ * GET, and the target is live. GET is safe (RFC 9110 §9.2.1), so the request cannot change data. The Prism mock
+ * is not asked: its answer for a method the document does not list (405 without Allow) says nothing of the service.
+ */
+export function unsupportedMethodFor(model: SpecModel, settings: Pick<Settings, "kind">, op: OperationEntry): string | undefined {
+  const onPath = model.operations.filter((o) => o.path === op.path);
+  if (settings.kind !== "live" || onPath[0] !== op || onPath.some((o) => o.method.toUpperCase() === "GET")) return undefined;
+  return "GET";
+}
+
+/** Sends the path's request with `method`, no body, the key, and the path parameters of `values`. */
+export async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry, values: Values, method: string): Promise<void> {
+  const spec = { ...toRequest(op, { ...values, query: {}, header: {}, cookie: {}, body: undefined }), method };
+  const ex = await ctx.target.send(spec);
+  ctx.verdict.exchanges++;
+  // Only this check: the document's statuses, media types and schemas are not promised for a method it does not list.
+  ctx.verdict.findings.push(...runChecks(["unsupported_method"], ex, { intent: "unsupported-method", strict: ctx.settings.strict, live: ctx.settings.kind === "live", model: ctx.model }));
+}
