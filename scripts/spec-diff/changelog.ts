@@ -30,6 +30,7 @@ class SpecRelease extends Release {
 export function sectionOf(change: Change): (typeof SECTIONS)[number] {
   if (change.cls === "breaking") return "breaking";
   if (change.cls === "annotation") return "documentation";
+  if (change.cls === "warning") return "changed";
   return change.action === "add" ? "added" : "changed";
 }
 

@@ -3,10 +3,11 @@
  * ref (`git show REF:openapi/openapi.yaml`) and the one in the working tree.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parse } from "yaml";
-import { SPEC_PATH, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { DocumentError, loadSpec, SPEC_PATH, type OpenApiDocument } from "../../openapi/lib/spec.js";
 import { UsageError } from "./cli.js";
 
 /** The document's path inside the repository (posix separators, as git names it). */
@@ -59,4 +60,24 @@ export function loadDocuments(dir: string, baseRef: string): DocumentPair {
   }
   const base = present ? parseDocument(git(repo, ["show", object]), object) : null;
   return { repo, baseRef, base, head };
+}
+
+/**
+ * The document read as the project's other tools read it (openapi/lib/spec.ts's loadSpec): a Swagger 2.0
+ * or OpenAPI 3.0 document upgraded to OpenAPI 3.1 (`nullable` becomes a `null` type, boolean exclusive
+ * bounds become numbers...), references checked. loadSpec reads a file, so the document passes through a
+ * temporary one; an error names `origin`, not that file.
+ */
+export function normalizeDocument(doc: OpenApiDocument, origin: string): OpenApiDocument {
+  const dir = mkdtempSync(join(tmpdir(), "spec-diff-"));
+  const file = join(dir, "openapi.json");
+  try {
+    writeFileSync(file, JSON.stringify(doc));
+    return loadSpec(file);
+  } catch (error) {
+    if (error instanceof DocumentError) throw new DocumentError(error.message.split(file).join(origin));
+    throw error;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -5,6 +5,7 @@ import type { SpecDiff } from "./run.js";
 /** The report's heading for each class, in report order. */
 export const CLASS_TITLES: Record<ChangeClass, string> = {
   breaking: "Breaking",
+  warning: "Warning",
   "non-breaking": "Non-breaking",
   annotation: "Annotation-only",
 };
@@ -21,7 +22,7 @@ function shortValue(value: unknown): string {
 /** "`a` → `b`", "`a` removed" or "`b` added" (… for a long or structured value); "" when nothing short. */
 export function valueChange(change: Change): string {
   const [b, a] = [shortValue(change.before), shortValue(change.after)];
-  if (change.action === "replace" || change.action === "rename") return b || a ? `\`${b || "…"}\` → \`${a || "…"}\`` : "";
+  if (change.action === "replace") return b || a ? `\`${b || "…"}\` → \`${a || "…"}\`` : "";
   if (change.action === "remove") return b ? `\`${b}\` removed` : "";
   return a ? `\`${a}\` added` : "";
 }
@@ -29,9 +30,9 @@ export function valueChange(change: Change): string {
 function table(changes: Change[]): string[] {
   const rows = changes.map((c) => {
     const where = `${c.operation ? `${c.operation}<br>` : ""}\`${c.pointer || "/"}\``;
-    return `| ${cell(c.text)} | ${cell(where)} | ${cell(valueChange(c))} | ${cell(c.reason)} |`;
+    return `| ${cell(c.text)} | ${cell(where)} | ${cell(valueChange(c))} | \`${c.rule}\`: ${cell(c.reason)} |`;
   });
-  return ["| change | where | value | reason |", "| --- | --- | --- | --- |", ...rows];
+  return ["| change | where | value | rule and reason |", "| --- | --- | --- | --- |", ...rows];
 }
 
 /** The whole markdown report. */
