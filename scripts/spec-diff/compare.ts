@@ -121,9 +121,17 @@ function compareOperation(pair: Pair, o: OperationPair): void {
   if (!same(o.opA.callbacks, o.opB.callbacks)) note("webhook-changed", `${opPtrB}/callbacks`, "callbacks", undefined, undefined);
 
   compareSecurity(pair, o, operation, opPtrB);
-  compareParameters(pair, o, operation);
-  compareRequestBody(pair, o, operation, opPtrA, opPtrB);
-  compareResponses(pair, o, operation, opPtrA, opPtrB);
+  // Requests and responses are compared in their views of the documents (readOnly and writeOnly applied).
+  const inView = (side: "request" | "response"): OperationPair => {
+    const { base, head } = pair[side];
+    const item = (doc: OpenApiDocument, route: string) => derefSchema(doc, doc.paths?.[route]).schema ?? {};
+    const [itemA, itemB] = [item(base, o.routeA), item(head, o.routeB)];
+    return { ...o, itemA, itemB, opA: itemA[o.method] ?? {}, opB: itemB[o.method] ?? {} };
+  };
+  const request = inView("request");
+  compareParameters(pair, request, operation);
+  compareRequestBody(pair, request, operation, opPtrA, opPtrB);
+  compareResponses(pair, inView("response"), operation, opPtrA, opPtrB);
 }
 
 // Security ------------------------------------------------------------------------------------------

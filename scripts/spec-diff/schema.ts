@@ -149,6 +149,9 @@ function pairMembers(a: unknown[], b: unknown[]): { pairs: Array<[number, number
   return { pairs, removed: freeA, added: freeB };
 }
 
+/** "request body (application/json) property `a.b[]`", or "… item `[]`" for the items of the top schema. */
+const placeOf = (where: string, path: string): string => (!path ? where : `${where} ${/^[[{]/.test(path) ? "item" : "property"} \`${path}\``);
+
 /** Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path inside the place. */
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
   const ra = derefSchema(ctx.base, a ?? {}, pa);
@@ -160,7 +163,7 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   if (seen.has(pairKey)) return;
   const inner: SchemaContext = { ...ctx, ownDefault: false, seen: new Set([...seen, pairKey]) };
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
-  const where = path ? `${ctx.where} property \`${path}\`` : ctx.where;
+  const where = placeOf(ctx.where, path);
   const emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string, side: string = ctx.side) => {
     ctx.emit({ rule: side === "none" ? kind : `${side}-${kind}`, pointer: keyword ? `${at}/${pointerSegment(keyword)}` : at, where, ...(ctx.operation ? { operation: ctx.operation } : {}), action, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
   };
@@ -284,7 +287,7 @@ function compareObject(sa: any, pa: string, sb: any, pb: string, ctx: SchemaCont
   const reqB = new Set<string>(Array.isArray(sb.required) ? sb.required.map(String) : []);
   const sub = (name: string) => (path ? `${path}.${name}` : name);
   const emitAt = (kind: string, name: string, action: Finding["action"], pointer: string) => {
-    ctx.emit({ rule: kind.startsWith("request-") || kind.startsWith("response-") ? kind : `${ctx.side}-${kind}`, pointer, where: `${ctx.where} property \`${sub(name)}\``, ...(ctx.operation ? { operation: ctx.operation } : {}), action });
+    ctx.emit({ rule: kind.startsWith("request-") || kind.startsWith("response-") ? kind : `${ctx.side}-${kind}`, pointer, where: placeOf(ctx.where, sub(name)), ...(ctx.operation ? { operation: ctx.operation } : {}), action });
   };
   for (const name of Object.keys(propsA)) {
     if (name in propsB) continue;

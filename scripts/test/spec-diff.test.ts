@@ -138,31 +138,32 @@ describe("spec:diff", () => {
   it("fails a removed operation under a minor bump; --out and --summary receive the report", () => {
     expect(r.removedOperation!.code).toBe(1);
     const breaking = section(r.removedOperation!.stdout, "Breaking (");
-    expect(breaking).toContain("Removed operation GET /v1/browser/requests");
+    expect(breaking).toContain("Operation removed: GET /v1/browser/requests");
+    expect(breaking).toContain("`operation-removed`: clients calling it fail");
     expect(breaking).toContain("listBrowserRequests");
     expect(r.removedOperation!.stdout).toContain("Breaking changes require a major bump: 1.0.0 → 1.1.0 is not one.");
     expect(customReport).toBe(r.removedOperation!.stdout);
     const summary = readFileSync(join(work, "summary.md"), "utf8");
     expect(summary.startsWith("earlier step\n# OpenAPI document changes")).toBe(true);
-    expect(summary).toContain("Removed operation GET /v1/browser/requests");
+    expect(summary).toContain("Operation removed: GET /v1/browser/requests");
   });
 
-  it("rates a widened response type breaking, though the library calls it non-breaking", () => {
+  it("rates a response property that became nullable breaking, naming the rule", () => {
     const breaking = section(r.breakingNoBump!.stdout, "Breaking (");
-    expect(breaking).toMatch(/`data\.results\[\]\.url`.*reclassified breaking: response type widened/);
+    expect(breaking).toMatch(/`data\.results\[\]\.url`.*`response-became-nullable`: clients may receive values/);
     expect(r.breakingNoBump!.stdout).toContain("| Breaking | 2 |");
   });
 
   it("passes an added optional request property, listed as non-breaking, report in reports/", () => {
     expect(r.nonBreaking!.code, r.nonBreaking!.stderr).toBe(0);
     expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |");
-    expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain("Added property `tags` in Request Body");
+    expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain("Optional property added: request body (application/json) property `tags`");
     expect(readFileSync(join(changelogDir, "reports/spec-diff.md"), "utf8")).toBe(r.nonBreaking!.stdout);
   });
 
   it("passes annotation-only changes, listing the description and the x- extension", () => {
     expect(r.annotation!.code, r.annotation!.stderr).toBe(0);
-    expect(r.annotation!.stdout).toMatch(/\| Breaking \| 0 \|\n\| Non-breaking \| 0 \|\n\| Annotation-only \| 2 \|/);
+    expect(r.annotation!.stdout).toMatch(/\| Breaking \| 0 \|\n\| Warning \| 0 \|\n\| Non-breaking \| 0 \|\n\| Annotation-only \| 2 \|/);
     const notes = section(r.annotation!.stdout, "Annotation-only (");
     expect(notes).toContain("x-response-counterpart");
     expect(notes).toContain("GET /v1/browser/requests (listBrowserRequests)");
@@ -178,7 +179,7 @@ describe("spec:diff", () => {
     const report = readFileSync(join(work, "from-nothing.md"), "utf8");
     expect(report).toContain("`HEAD~1` (no document there)");
     expect(report).toContain("| Breaking | 0 |");
-    expect(section(report, "Non-breaking (")).toContain("Added operation PUT /v1/schemas/{id}");
+    expect(section(report, "Non-breaking (")).toContain("Operation added: PUT /v1/schemas/{id}");
   });
 
   it("exits 2 naming --base when it is missing or unknown", () => {
@@ -197,7 +198,7 @@ describe("spec:changelog", () => {
     expect(text).not.toContain("A stale bullet");
     const entry = readChangelog(text).findRelease("1.1.0")!;
     expect(entry.date?.toISOString().slice(0, 10)).toBe("2030-01-02");
-    expect(entry.changes.get("added")!.map((c) => c.title).join("\n")).toContain("Added property `tags` in Request Body");
+    expect(entry.changes.get("added")!.map((c) => c.title).join("\n")).toContain("Optional property added: request body (application/json) property `tags`");
     expect(readChangelog(text).findRelease("1.0.0")).toBeDefined();
   });
 });
