@@ -12,12 +12,13 @@ import { parseArgs } from "node:util";
 import { parse } from "yaml";
 import { classifyChanges, type Change } from "./classify.js";
 
-type Level = "breaking" | "warn" | "non-breaking";
+/** The words of expected.txt; "error" when the gate could not compare the pair. */
+type Level = "breaking" | "warn" | "non-breaking" | "error";
 
-/** The level of the gate's verdict on a set of changes: its highest. */
-export function gateLevel(changes: Change[]): Level {
-  if (changes.some((c) => c.cls === "breaking")) return "breaking";
-  return changes.some((c) => (c.cls as string) === "warning") ? "warn" : "non-breaking";
+/** The level of the gate's verdict on a set of changes: its highest, in expected.txt's words. */
+function gateLevel(changes: Change[]): Level {
+  if (changes.some((c) => c.level === "breaking")) return "breaking";
+  return changes.some((c) => c.level === "warning") ? "warn" : "non-breaking";
 }
 
 function main(): number {
@@ -39,7 +40,7 @@ function main(): number {
       changes = classifyChanges(parse(readFileSync(join(dir, "base.yaml"), "utf8")), parse(readFileSync(join(dir, "revision.yaml"), "utf8")));
       got = gateLevel(changes);
     } catch (error) {
-      got = "non-breaking";
+      got = "error";
       lines.push(`!! ${name}: ${(error as Error).message.split("\n")[0]}`);
     }
     const same = got === expected;
@@ -62,7 +63,7 @@ function main(): number {
     }
     if (!same || values.list) {
       lines.push(`${same ? "  " : "≠ "}${name}: expected ${expected}, gate ${got}`);
-      for (const c of changes.filter((x) => x.cls !== "annotation")) lines.push(`      ${c.cls}: ${c.text} [${c.reason}] ${c.operation ?? ""} ${c.pointer}`);
+      for (const c of changes.filter((x) => x.cls !== "annotation")) lines.push(`      ${c.level} ${c.rule}: ${c.text} (${c.pointer})`);
     }
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
