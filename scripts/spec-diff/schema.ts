@@ -33,7 +33,7 @@ export interface SchemaContext {
   emit: (finding: Finding) => void;
   /** True where the place judges the top schema's `default` itself (a parameter: the value the server uses when it is omitted). */
   ownDefault?: boolean;
-  /** Pairs of schema pointers already compared on this path (cycles). */
+  /** Pairs of schemas already compared for this place (shared by the whole walk: cycles end, shared components are walked once). */
   seen?: Set<string>;
 }
 
@@ -149,6 +149,9 @@ function pairMembers(a: unknown[], b: unknown[]): { pairs: Array<[number, number
   return { pairs, removed: freeA, added: freeB };
 }
 
+/** A schema as an object: `true` (and anything that is not a schema) allows every value, `false` none (`not: {}`). */
+const asSchema = (schema: unknown): Record<string, any> => (isMapping(schema) ? schema : schema === false ? { not: {} } : {});
+
 /** "request body (application/json) property `a.b[]`", or "… item `[]`" for the items of the top schema. */
 const placeOf = (where: string, path: string): string => (!path ? where : `${where} ${/^[[{]/.test(path) ? "item" : "property"} \`${path}\``);
 
@@ -156,12 +159,14 @@ const placeOf = (where: string, path: string): string => (!path ? where : `${whe
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
   const ra = derefSchema(ctx.base, a ?? {}, pa);
   const rb = derefSchema(ctx.head, b ?? {}, pb);
-  const sa: any = isMapping(ra.schema) ? ra.schema : {};
-  const sb: any = isMapping(rb.schema) ? rb.schema : {};
+  const sa: any = asSchema(ra.schema);
+  const sb: any = asSchema(rb.schema);
+  // Each pair of schemas once per place and reading: this ends cycles, and keeps shared components from being walked again and again.
   const seen = ctx.seen ?? new Set<string>();
-  const pairKey = `${ra.pointer}|${rb.pointer}`;
+  const pairKey = `${ctx.side}|${ctx.text}|${ra.pointer}|${rb.pointer}`;
   if (seen.has(pairKey)) return;
-  const inner: SchemaContext = { ...ctx, ownDefault: false, seen: new Set([...seen, pairKey]) };
+  seen.add(pairKey);
+  const inner: SchemaContext = { ...ctx, ownDefault: false, seen };
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
   const where = placeOf(ctx.where, path);
   const emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string, side: string = ctx.side) => {

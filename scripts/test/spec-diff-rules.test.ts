@@ -245,9 +245,35 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
   });
 
   it("a recursive schema is compared without looping", () => {
-    const tree = (t: string) => reply({ $ref: "#/components/schemas/Node" });
+    const tree = () => reply({ $ref: "#/components/schemas/Node" });
     const node = (t: string) => ({ components: { schemas: { Node: { type: "object", properties: { name: { type: t }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } } } } });
-    check({ ...tree("string"), ...node("string") }, { ...tree("string"), ...node("integer") }, "response-type-changed", "breaking");
+    check({ ...tree(), ...node("string") }, { ...tree(), ...node("integer") }, "response-type-changed", "breaking");
+  });
+
+  it("Swagger 2.0 and OpenAPI 3.0 documents are read with 3.1 semantics: a body parameter, a nullable $ref", () => {
+    const swagger = (t: string): Doc => ({ swagger: "2.0", info: { title: "t", version: "1" }, paths: { "/items": { post: { consumes: ["application/json"], parameters: [{ name: "b", in: "body", required: true, schema: prop({ type: t }) }], responses: ok } } } });
+    check(swagger("number"), swagger("integer"), "request-type-narrowed", "breaking");
+    const ref = (nullable: boolean): Doc => ({ ...reply(prop({ $ref: "#/components/schemas/A", ...(nullable ? { nullable: true } : {}) })), openapi: "3.0.3", ...COMPONENTS });
+    check(ref(false), ref(true), "response-became-nullable", "breaking");
+    check(ref(true), ref(false), "response-became-not-nullable", "info");
+  });
+
+  it("boolean schemas: false allows nothing, true everything", () => {
+    check(reply(prop(false)), reply(prop(true)), "response-subschema-removed", "breaking");
+    check(body(prop(true)), body(prop(false)), "request-subschema-added", "breaking");
+  });
+
+  it("malformed parts of a document are compared as far as they go, without a crash", () => {
+    const odd: Doc[] = [
+      get({ parameters: "x", responses: [] }),
+      get({ parameters: [null, 3, { in: "query" }], requestBody: "x", responses: { "200": null } }),
+      reply({ type: 7, properties: [], required: "x", enum: "y", items: [1], oneOf: {}, allOf: [null], minimum: "5", multipleOf: 0 }),
+      get({ security: [null, { s: "x" }] }),
+    ];
+    for (const d of odd) {
+      expect(() => classifyChanges(get(), d)).not.toThrow();
+      expect(() => classifyChanges(d, get())).not.toThrow();
+    }
   });
 
   it("a document that is not OpenAPI is refused with a message naming the side", () => {
