@@ -172,3 +172,22 @@ export function rule(id: string): Rule {
   if (!found) throw new Error(`spec-diff: no rule named ${id}`);
   return found;
 }
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|");
+
+/**
+ * The rule table as docs/spec-diff.md shows it: rules that exist on both sides (`request-X`, `response-X`)
+ * in one row with each side's level and reason, the others one row each.
+ */
+export function ruleTableMarkdown(): string {
+  const paired = [...RULES.values()].filter((r) => r.side === "request" && RULES.get(`response-${r.id.slice("request-".length)}`));
+  const kinds = new Set(paired.map((r) => r.id.slice("request-".length)));
+  const single = [...RULES.values()].filter((r) => !kinds.has(r.id.replace(/^(request|response)-/, "")) || r.side === "none");
+  const one = ["| rule | side | level | reason |", "| --- | --- | --- | --- |", ...single.map((r) => `| \`${r.id}\` | ${r.side} | ${r.level}${r.annotation ? " (annotation)" : ""} | ${cell(r.reason)} |`)];
+  const both = ["| rule (`request-` / `response-` …) | in a request | in a response |", "| --- | --- | --- |"];
+  for (const kind of kinds) {
+    const [q, s] = [rule(`request-${kind}`), rule(`response-${kind}`)];
+    both.push(`| \`${kind}\` | **${q.level}**: ${cell(q.reason)} | **${s.level}**: ${cell(s.reason)} |`);
+  }
+  return `${one.join("\n")}\n\nRules that exist on both sides (mostly schema rules):\n\n${both.join("\n")}\n`;
+}

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyChanges, type Change } from "../spec-diff/classify.js";
-import { RULES, type Level } from "../spec-diff/rules.js";
+import { readFileSync } from "node:fs";
+import { RULES, ruleTableMarkdown, type Level } from "../spec-diff/rules.js";
 
 type Doc = Record<string, any>;
 const fired = new Set<string>();
@@ -286,5 +287,10 @@ describe("the rule table", () => {
     for (const r of RULES.values()) expect(r.reason.length, r.id).toBeGreaterThan(10);
     const missing = [...RULES.keys()].filter((id) => !fired.has(id));
     expect(missing).toEqual([]);
+  });
+
+  it("docs/spec-diff.md shows the table as the code has it", () => {
+    const docs = readFileSync(new URL("../../docs/spec-diff.md", import.meta.url), "utf8");
+    expect(docs.includes(ruleTableMarkdown()), `docs/spec-diff.md must contain ruleTableMarkdown() verbatim:\n${ruleTableMarkdown()}`).toBe(true);
   });
 });
