@@ -6,6 +6,7 @@
 import type { OpenApiDocument } from "../../openapi/lib/spec.js";
 import { compareDocuments } from "./compare.js";
 import { normalizeDocument } from "./documents.js";
+import type { Finding } from "./schema.js";
 import { rule, type Level } from "./rules.js";
 
 /** The four classes of the report: the rule's level, with documentation-only changes apart. */
@@ -39,7 +40,10 @@ export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocum
   const empty = { ...(head.swagger ? { swagger: head.swagger } : { openapi: head.openapi }), info: { title: "", version: "" }, paths: {} };
   const baseDoc = normalizeDocument(base ?? empty, "the base");
   const changes = new Map<string, Change & { places: string[]; ops: string[] }>();
-  for (const f of compareDocuments(baseDoc, headDoc)) {
+  // Both are read as OpenAPI 3.1, so the version they were written in is compared here.
+  const version = (d: OpenApiDocument) => d.openapi ?? d.swagger;
+  const written: Finding[] = version(base ?? empty) === version(head) ? [] : [{ rule: "openapi-version-changed", pointer: head.openapi ? "/openapi" : "/swagger", where: "the document", action: "replace", before: version(base ?? empty), after: version(head) }];
+  for (const f of [...written, ...compareDocuments(baseDoc, headDoc)]) {
     const key = JSON.stringify([f.rule, f.pointer, f.before, f.after]);
     const known = changes.get(key);
     if (known) {
@@ -56,7 +60,8 @@ export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocum
   }
   return [...changes.values()].map(({ places, ops, ...change }) => {
     const r = rule(change.rule);
-    const more = places.length > 1 ? ` (and ${places.slice(1).map((p) => p).join(", ")})` : "";
+    const others = places.length - 1;
+    const more = others === 0 ? "" : others <= 3 ? ` (and ${places.slice(1).join(", ")})` : ` (and ${places.slice(1, 3).join(", ")} and ${others - 2} more)`;
     return { ...change, text: `${r.title}: ${places[0]}${more}`, ...(ops.length ? { operation: ops.join("; ") } : {}) };
   });
 }

@@ -24,7 +24,7 @@ interface Pair {
   emit: (f: Finding) => void;
 }
 
-/** Every difference between two documents, unclassified. */
+/** Every difference between two documents (both read by loadSpec, so of one OpenAPI version), unclassified. */
 export function compareDocuments(base: OpenApiDocument, head: OpenApiDocument): Finding[] {
   const findings: Finding[] = [];
   const pair: Pair = {
@@ -37,7 +37,6 @@ export function compareDocuments(base: OpenApiDocument, head: OpenApiDocument): 
   const note = (rule: string, pointer: string, where: string, before: unknown, after: unknown, operation?: string) =>
     pair.emit({ rule, pointer, where, action: action(before, after), ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}), ...(operation ? { operation } : {}) });
 
-  if (base.openapi !== head.openapi || base.swagger !== head.swagger) note("openapi-version-changed", "/openapi", "the document", base.openapi ?? base.swagger, head.openapi ?? head.swagger);
   for (const key of new Set([...Object.keys(base.info ?? {}), ...Object.keys(head.info ?? {})])) {
     if (!same(base.info?.[key], head.info?.[key])) note("info-changed", ptr("info", key), `info.${key}`, base.info?.[key], head.info?.[key]);
   }
@@ -209,7 +208,7 @@ function compareParameters(pair: Pair, o: OperationPair, operation: string): voi
   const pb = parameters(head, o.routeB, o.itemB, o.opB, ptr("paths", o.routeB, o.method));
   const label = (p: any) => `${p.in} parameter \`${p.name}\``;
   const emit = (rule: string, p: Param, before?: unknown, after?: unknown, key?: string) =>
-    pair.emit({ rule, pointer: key ? `${p.pointer}/${key}` : p.pointer, where: label(p.param), operation, action: action(before, after) === "replace" && before === undefined ? "add" : action(before, after), ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
+    pair.emit({ rule, pointer: key ? `${p.pointer}/${key}` : p.pointer, where: label(p.param), operation, action: action(before, after), ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
   for (const [key, a] of pa) if (!pb.has(key)) pair.emit({ rule: "request-parameter-removed", pointer: a.pointer, where: label(a.param), operation, action: "remove" });
   for (const [key, b] of pb) {
     const a = pa.get(key);

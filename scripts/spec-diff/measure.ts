@@ -21,10 +21,19 @@ function gateLevel(changes: Change[]): Level {
   return changes.some((c) => c.level === "warning") ? "warn" : "non-breaking";
 }
 
+const USAGE = "usage: npm run spec:diff:measure -- <folder of pairs> [--list]";
+
 function main(): number {
-  const { values, positionals } = parseArgs({ args: process.argv.slice(2), options: { list: { type: "boolean" } }, allowPositionals: true });
-  if (positionals.length !== 1) {
-    process.stderr.write("usage: npm run spec:diff:measure -- <folder of pairs> [--list]\n");
+  let parsed;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), options: { list: { type: "boolean" } }, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1 || !existsSync(positionals[0]!)) {
+    process.stderr.write(`${positionals.length === 1 ? `no folder ${positionals[0]}\n` : ""}${USAGE}\n`);
     return 2;
   }
   const root = resolve(positionals[0]!);
