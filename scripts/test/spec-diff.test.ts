@@ -83,6 +83,7 @@ beforeAll(async () => {
   });
   const nonBreaking = scenario("non-breaking", (d) => {
     schemas(d).DataSchemaInput.properties.tags = { type: "array", items: { type: "string" }, description: "Labels." };
+    d.paths["/v1/browser/requests"].get.operationId = "listRequests";
     d.info.version = "1.1.0";
   });
   const annotation = scenario("annotation", (d) => {
@@ -154,9 +155,10 @@ describe("spec:diff", () => {
     expect(r.breakingNoBump!.stdout).toContain("| Breaking | 2 |");
   });
 
-  it("passes an added optional request property, listed as non-breaking, report in reports/", () => {
+  it("passes an added optional request property (non-breaking) and a changed operationId (a warning), report in reports/", () => {
     expect(r.nonBreaking!.code, r.nonBreaking!.stderr).toBe(0);
-    expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |");
+    expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |\n| Warning | 1 |");
+    expect(section(r.nonBreaking!.stdout, "Warning (")).toMatch(/operationId changed.*`"listBrowserRequests"` → `"listRequests"`.*`operation-id-changed`: generated clients/);
     expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain("Optional property added: request body (application/json) property `tags`");
     expect(readFileSync(join(changelogDir, "reports/spec-diff.md"), "utf8")).toBe(r.nonBreaking!.stdout);
   });
@@ -198,6 +200,7 @@ describe("spec:changelog", () => {
     expect(text).not.toContain("A stale bullet");
     const entry = readChangelog(text).findRelease("1.1.0")!;
     expect(entry.date?.toISOString().slice(0, 10)).toBe("2030-01-02");
+    expect(entry.changes.get("changed")!.map((c) => c.title).join("\n")).toContain("operationId changed");
     expect(entry.changes.get("added")!.map((c) => c.title).join("\n")).toContain("Optional property added: request body (application/json) property `tags`");
     expect(readChangelog(text).findRelease("1.0.0")).toBeDefined();
   });
