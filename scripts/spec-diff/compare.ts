@@ -73,8 +73,8 @@ function signature(method: string, route: string, op: any): string {
 function compareItem(pair: Pair, routeA: string, itemA: any, routeB: string, itemB: any): void {
   const itemPtrA = ptr("paths", routeA);
   const itemPtrB = ptr("paths", routeB);
-  for (const key of ["summary", "description"]) {
-    if (!same(itemA[key], itemB[key])) pair.emit({ rule: "annotation-changed", pointer: `${itemPtrB}/${key}`, where: `path ${routeB}`, action: action(itemA[key], itemB[key]), before: itemA[key], after: itemB[key] });
+  for (const key of new Set([...Object.keys(itemA), ...Object.keys(itemB)])) {
+    if ((key === "summary" || key === "description" || key.startsWith("x-")) && !same(itemA[key], itemB[key])) pair.emit({ rule: "annotation-changed", pointer: `${itemPtrB}/${key}`, where: `path ${routeB}`, action: action(itemA[key], itemB[key]), before: itemA[key], after: itemB[key] });
   }
   if (!same(itemA.servers, itemB.servers) && Object.keys(itemA).length > 0 && Object.keys(itemB).length > 0) {
     pair.emit({ rule: "servers-changed", pointer: `${itemPtrB}/servers`, where: `path ${routeB}`, action: action(itemA.servers, itemB.servers), before: itemA.servers, after: itemB.servers });
@@ -187,6 +187,8 @@ function parameters(doc: OpenApiDocument, route: string, item: any, op: any, opP
     list.forEach((raw, i) => {
       const { schema: param, pointer } = derefSchema(doc, raw, `${at}/${i}`);
       if (!isMapping(param) || typeof param.name !== "string") return;
+      // OpenAPI ignores header parameters named Accept, Content-Type or Authorization (the media types and security say those).
+      if (param.in === "header" && IGNORED_HEADERS.has(param.name.toLowerCase())) return;
       const slot = param.in === "path" ? slots.indexOf(param.name) : -1;
       const key = slot >= 0 ? `path#${slot}` : `${param.in}:${param.in === "header" ? param.name.toLowerCase() : param.name}`;
       merged.set(key, { key, param, pointer });
@@ -196,6 +198,8 @@ function parameters(doc: OpenApiDocument, route: string, item: any, op: any, opP
   read(op.parameters, `${opPtr}/parameters`);
   return merged;
 }
+
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
 const SERIALIZATION = (p: any) => {
   const style = p.style ?? (p.in === "query" || p.in === "cookie" ? "form" : "simple");
@@ -267,7 +271,9 @@ function compareContent(pair: Pair, side: "request" | "response", ca: unknown, p
     const [ma, mb] = [a[media] ?? {}, b[media] ?? {}];
     for (const k of ["example", "examples"]) if (!same(ma[k], mb[k])) pair.emit({ rule: "annotation-changed", pointer: `${at}/${k}`, where: `${where} (${media})`, operation, action: action(ma[k], mb[k]) });
     if (ma.schema === undefined && mb.schema === undefined) continue;
-    compareSchema(ma.schema, `${pa}/content/${pointerSegment(media)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text: false, emit: pair.emit });
+    // Form fields travel as text, as parameters do.
+    const text = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(media);
+    compareSchema(ma.schema, `${pa}/content/${pointerSegment(media)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text, emit: pair.emit });
   }
 }
 
@@ -275,20 +281,23 @@ function compareContent(pair: Pair, side: "request" | "response", ca: unknown, p
 
 function compareResponses(pair: Pair, o: OperationPair, operation: string, opPtrA: string, opPtrB: string): void {
   const { base, head } = pair.response;
-  const [a, b] = [isMapping(o.opA.responses) ? o.opA.responses : {}, isMapping(o.opB.responses) ? o.opB.responses : {}];
-  for (const status of Object.keys(a)) {
-    if (status in b) continue;
+  // Status keys as the specification reads them: "2xx" and "2XX" are one range; pointers keep the key as written.
+  const byStatus = (r: unknown, opPtr: string) =>
+    new Map(Object.entries(isMapping(r) ? r : {}).map(([k, v]) => [k.toUpperCase(), { value: v, pointer: `${opPtr}/responses/${pointerSegment(k)}` }]));
+  const [a, b] = [byStatus(o.opA.responses, opPtrA), byStatus(o.opB.responses, opPtrB)];
+  for (const [status, { pointer }] of a) {
+    if (b.has(status)) continue;
     const rule = /^2/.test(status) ? "response-success-status-removed" : "response-status-removed";
-    pair.emit({ rule, pointer: `${opPtrA}/responses/${pointerSegment(status)}`, where: `response ${status}`, operation, action: "remove", before: status });
+    pair.emit({ rule, pointer, where: `response ${status}`, operation, action: "remove", before: status });
   }
-  for (const status of Object.keys(b)) {
-    const pb = `${opPtrB}/responses/${pointerSegment(status)}`;
-    if (!(status in a)) {
-      pair.emit({ rule: "response-status-added", pointer: pb, where: `response ${status}`, operation, action: "add", after: status });
+  for (const [status, now] of b) {
+    const old = a.get(status);
+    if (!old) {
+      pair.emit({ rule: "response-status-added", pointer: now.pointer, where: `response ${status}`, operation, action: "add", after: status });
       continue;
     }
-    const ra = derefSchema(base, a[status], `${opPtrA}/responses/${pointerSegment(status)}`);
-    const rb = derefSchema(head, b[status], pb);
+    const ra = derefSchema(base, old.value, old.pointer);
+    const rb = derefSchema(head, now.value, now.pointer);
     const [x, y] = [ra.schema ?? {}, rb.schema ?? {}];
     const where = `response ${status}`;
     for (const k of ["description", "links"]) if (!same(x[k], y[k])) pair.emit({ rule: "annotation-changed", pointer: `${rb.pointer}/${k}`, where, operation, action: action(x[k], y[k]), before: x[k], after: y[k] });

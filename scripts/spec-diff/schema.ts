@@ -185,7 +185,8 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
     const kind = equalSets || (ta.types === undefined && tb.types === undefined) ? undefined : widened && narrowed ? "type-rewritten" : widened ? "type-widened" : narrowed ? "type-narrowed" : "type-changed";
     if (kind) emit(kind, "replace", ta.types ? [...ta.types].join("|") : "any", tb.types ? [...tb.types].join("|") : "any", "type");
   }
-  if (ta.nullable !== tb.nullable && (ta.types !== undefined || tb.types !== undefined)) emit(tb.nullable ? "became-nullable" : "became-not-nullable", "replace", ta.nullable, tb.nullable, "type");
+  // Nullability on its own only where both sides name their types (from or to "any", the type change says it all).
+  if (ta.nullable !== tb.nullable && ta.types !== undefined && tb.types !== undefined) emit(tb.nullable ? "became-nullable" : "became-not-nullable", "replace", ta.nullable, tb.nullable, "type");
   const types = ta.types === undefined || tb.types === undefined ? undefined : new Set([...ta.types, ...tb.types]);
 
   // Values: enum, const, x-extensible-enum.
@@ -294,14 +295,17 @@ function compareObject(sa: any, pa: string, sb: any, pb: string, ctx: SchemaCont
   const emitAt = (kind: string, name: string, action: Finding["action"], pointer: string) => {
     ctx.emit({ rule: kind.startsWith("request-") || kind.startsWith("response-") ? kind : `${ctx.side}-${kind}`, pointer, where: placeOf(ctx.where, sub(name)), ...(ctx.operation ? { operation: ctx.operation } : {}), action });
   };
+  // A writeOnly property never comes in a response (the request view has already dropped readOnly ones).
+  const absent = (doc: OpenApiDocument, p: unknown) => ctx.side === "response" && derefSchema(doc, p).schema?.writeOnly === true;
   for (const name of Object.keys(propsA)) {
-    if (name in propsB) continue;
+    if (name in propsB || absent(ctx.base, propsA[name])) continue;
     const kind = ctx.side === "request" ? "request-property-removed" : reqA.has(name) ? "response-required-property-removed" : "response-optional-property-removed";
     emitAt(kind, name, "remove", `${pa}/properties/${pointerSegment(name)}`);
   }
   for (const name of Object.keys(propsB)) {
     const pointer = `${pb}/properties/${pointerSegment(name)}`;
     if (!(name in propsA)) {
+      if (absent(ctx.head, propsB[name])) continue;
       emitAt(reqB.has(name) ? "property-added-required" : "property-added-optional", name, "add", pointer);
       continue;
     }

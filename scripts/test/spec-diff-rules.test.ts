@@ -233,6 +233,18 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     check(header({ schema: { type: "string", format: "date-time" } }), header({ schema: { type: "integer" } }), "response-type-changed", "breaking");
   });
 
+  it("what the specification ignores is no change: a writeOnly property in a response, an Authorization header parameter, 2xx against 2XX", () => {
+    expect(classifyChanges(reply(prop({ type: "string", writeOnly: true })), reply({ type: "object" }))).toEqual([]);
+    expect(classifyChanges(get(), param({ name: "Authorization", in: "header", required: true }))).toEqual([]);
+    expect(classifyChanges(get({ responses: { "2xx": { description: "ok" } } }), get({ responses: { "2XX": { description: "ok" } } }))).toEqual([]);
+  });
+
+  it("form fields are text: integer → string in a urlencoded body is a widening", () => {
+    const form = (t: string): Doc => doc({ "/items": { post: { requestBody: { content: { "application/x-www-form-urlencoded": { schema: prop({ type: t }) } } }, responses: ok } } });
+    check(form("integer"), form("string"), "request-type-widened", "info");
+    check(body(prop({ type: "integer" })), body(prop({ type: "string" })), "request-type-changed", "breaking");
+  });
+
   it("a component no operation uses is not a change to the API", () => {
     const used = (extra: Doc) => get({}, { components: { schemas: { Unused: extra } } });
     expect(classifyChanges(used({ type: "string" }), used({ type: "integer", enum: [1] }))).toEqual([]);
