@@ -1,8 +1,10 @@
 /**
  * `npm run spec:diff -- --base <git ref> [--repo DIR] [--out FILE] [--summary FILE]`: compares
- * openapi/openapi.yaml at the ref with the working tree, classifies every change as breaking,
- * non-breaking or annotation-only, prints a markdown report and writes it to FILE (default
- * reports/spec-diff.md in the repository), appending it to --summary FILE too when given.
+ * openapi/openapi.yaml at the ref with the working tree, puts every change under a rule of the rule
+ * table (scripts/spec-diff/rules.ts: breaking, warning, non-breaking or annotation-only), prints a
+ * markdown report with each change's rule and reason and writes it to FILE (default
+ * reports/spec-diff.md in the repository), appending it to --summary FILE too when given. Warnings are
+ * listed for a person and do not fail the gate.
  * Exit 0: no breaking change, or breaking changes with a major bump of info.version; 1: breaking
  * changes without one; 2: bad arguments; 3: any other failure.
  */
