@@ -4,7 +4,7 @@
  * values, required names, alternatives); `$ref`s are followed in each document, with a guard against
  * cycles; keywords are compared only where they apply to the schema's types.
  */
-import { derefSchema, isMapping, pointerSegment, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { derefSchema, isMapping, pointerSegment, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
 
 /** One difference, before it is classified: the rule, where it lies, and the values. */
 export interface Finding {
@@ -155,10 +155,43 @@ const asSchema = (schema: unknown): Record<string, any> => (isMapping(schema) ? 
 /** "request body (application/json) property `a.b[]`", or "… item `[]`" for the items of the top schema. */
 const placeOf = (where: string, path: string): string => (!path ? where : `${where} ${/^[[{]/.test(path) ? "item" : "property"} \`${path}\``);
 
+/** Per pair of documents: whether the schema at a pointer, with everything it references, reads the same in both. */
+const closures = new WeakMap<OpenApiDocument, WeakMap<OpenApiDocument, Map<string, boolean>>>();
+
+/** Local `$ref` targets anywhere inside a value. */
+function refsIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
+  else if (isMapping(value)) for (const [k, v] of Object.entries(value)) k === "$ref" && typeof v === "string" && v.startsWith("#") ? out.push(v.slice(1)) : refsIn(v, out);
+  return out;
+}
+
+/** Whether the schema at `pointer` and all it reaches are written the same in both documents (then nothing below it changed). */
+function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string): boolean {
+  let byHead = closures.get(base);
+  if (!byHead) closures.set(base, (byHead = new WeakMap()));
+  let memo = byHead.get(head);
+  if (!memo) byHead.set(head, (memo = new Map()));
+  const known = memo.get(pointer);
+  if (known !== undefined) return known;
+  const todo = [pointer];
+  const reached = new Set(todo);
+  let result = true;
+  while (result && todo.length > 0) {
+    const at = todo.pop()!;
+    const [a, b] = [resolvePointer(base, at), resolvePointer(head, at)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) result = false;
+    else for (const ref of refsIn(a)) if (!reached.has(ref)) (reached.add(ref), todo.push(ref));
+  }
+  memo.set(pointer, result);
+  return result;
+}
+
 /** Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path inside the place. */
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
   const ra = derefSchema(ctx.base, a ?? {}, pa);
   const rb = derefSchema(ctx.head, b ?? {}, pb);
+  // The same component on both sides, unchanged with all it references: nothing to find (and much to skip in a large document).
+  if (isMapping(a) && isMapping(b) && typeof a.$ref === "string" && a.$ref === b.$ref && ra.pointer === rb.pointer && unchanged(ctx.base, ctx.head, ra.pointer)) return;
   const sa: any = asSchema(ra.schema);
   const sb: any = asSchema(rb.schema);
   // Each pair of schemas once per place and reading: this ends cycles, and keeps shared components from being walked again and again.
@@ -278,9 +311,9 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
 
   // Documentation, and anything no rule covers.
   for (const key of new Set([...Object.keys(sa), ...Object.keys(sb)])) {
-    if (same(sa[key], sb[key])) continue;
-    if (ANNOTATIONS.has(key) || (key.startsWith("x-") && key !== "x-extensible-enum")) emit("annotation-changed", change(sa[key], sb[key]), sa[key], sb[key], key, "none");
-    else if (!HANDLED.has(key)) emit("schema-changed", change(sa[key], sb[key]), sa[key], sb[key], key);
+    const annotation = ANNOTATIONS.has(key) || (key.startsWith("x-") && key !== "x-extensible-enum");
+    if ((!annotation && HANDLED.has(key)) || same(sa[key], sb[key])) continue;
+    emit(annotation ? "annotation-changed" : "schema-changed", change(sa[key], sb[key]), sa[key], sb[key], key, annotation ? "none" : ctx.side);
   }
 }
 
