@@ -188,6 +188,10 @@ function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string
 
 /** Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path inside the place. */
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
+  // OpenAPI 3.1 allows keywords beside a $ref (a description, a constraint): they are compared where they are written.
+  const beside = (x: unknown) => (isMapping(x) && typeof x.$ref === "string" ? Object.fromEntries(Object.entries(x).filter(([k]) => k !== "$ref")) : undefined);
+  const [na, nb] = [beside(a), beside(b)];
+  if ((na || nb) && !same(na ?? {}, nb ?? {})) compareSchema(na ?? {}, pa, nb ?? {}, pb, ctx, path);
   const ra = derefSchema(ctx.base, a ?? {}, pa);
   const rb = derefSchema(ctx.head, b ?? {}, pb);
   // The same component on both sides, unchanged with all it references: nothing to find (and much to skip in a large document).

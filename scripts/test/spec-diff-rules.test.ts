@@ -271,6 +271,12 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     check(ref(true), ref(false), "response-became-not-nullable", "info");
   });
 
+  it("keywords beside a $ref (OpenAPI 3.1) are compared where they are written", () => {
+    const beside = (extra: Doc): Doc => withComponents(body(prop({ $ref: "#/components/schemas/B", ...extra })));
+    check(beside({}), beside({ maxProperties: 1 }), "request-max-properties-decreased", "breaking");
+    check(beside({ description: "a" }), beside({ description: "b" }), "annotation-changed", "info");
+  });
+
   it("boolean schemas: false allows nothing, true everything", () => {
     check(reply(prop(false)), reply(prop(true)), "response-subschema-removed", "breaking");
     check(body(prop(true)), body(prop(false)), "request-subschema-added", "breaking");
