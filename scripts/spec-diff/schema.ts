@@ -207,7 +207,7 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
   const where = placeOf(ctx.where, path);
   const emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string, side: string = ctx.side) => {
-    ctx.emit({ rule: side === "none" ? kind : `${side}-${kind}`, pointer: keyword ? `${at}/${pointerSegment(keyword)}` : at, where, ...(ctx.operation ? { operation: ctx.operation } : {}), action, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
+    ctx.emit({ rule: side === "none" ? kind : `${side}-${kind}`, pointer: keyword ? `${at}/${keyword.split("/").map(pointerSegment).join("/")}` : at, where, ...(ctx.operation ? { operation: ctx.operation } : {}), action, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) });
   };
   const change = (x: unknown, y: unknown): Finding["action"] => (x === undefined ? "add" : y === undefined ? "remove" : "replace");
 
@@ -300,10 +300,10 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
     const { pairs, removed, added } = pairMembers(ma, mb);
     const [addKind, removeKind] = keyword === "allOf" ? ["all-of-added", "all-of-removed"] : ["alternative-added", "alternative-removed"];
     const label = (m: any) => (isMapping(m) && typeof m.$ref === "string" ? m.$ref : undefined);
-    for (const i of removed) emit(removeKind, "remove", label(ma[i]), undefined, keyword);
-    for (const j of added) emit(addKind, "add", undefined, label(mb[j]), keyword);
     const ia = (sa[keyword] ?? []) as unknown[];
     const ib = (sb[keyword] ?? []) as unknown[];
+    for (const i of removed) emit(removeKind, "remove", label(ma[i]), undefined, `${keyword}/${ia.indexOf(ma[i])}`);
+    for (const j of added) emit(addKind, "add", undefined, label(mb[j]), `${keyword}/${ib.indexOf(mb[j])}`);
     for (const [i, j] of pairs) compareSchema(ma[i], `${ra.pointer}/${keyword}/${ia.indexOf(ma[i])}`, mb[j], `${rb.pointer}/${keyword}/${ib.indexOf(mb[j])}`, inner, path);
   }
   for (const keyword of SUBSCHEMAS) {
