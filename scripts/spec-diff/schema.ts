@@ -33,6 +33,8 @@ export interface SchemaContext {
   emit: (finding: Finding) => void;
   /** True where the place judges the top schema's `default` itself (a parameter: the value the server uses when it is omitted). */
   ownDefault?: boolean;
+  /** How many schemas deep the walk is. */
+  depth?: number;
   /** Pairs of schemas already compared for this place (shared by the whole walk: cycles end, shared components are walked once). */
   seen?: Set<string>;
 }
@@ -48,6 +50,8 @@ const HANDLED = new Set([
   "type", "enum", "const", "format", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "default",
   "readOnly", "writeOnly", "deprecated", "discriminator", "x-extensible-enum", "$ref", "$schema", "$id", "$anchor", "$defs", "definitions",
 ]);
+/** Nesting beyond this is refused with a message (far beyond any real document, well within the stack). */
+const MAX_DEPTH = 200;
 const SUBSCHEMAS = ["not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"] as const;
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -203,7 +207,9 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   const pairKey = `${ctx.side}|${ctx.text}|${ra.pointer}|${rb.pointer}`;
   if (seen.has(pairKey)) return;
   seen.add(pairKey);
-  const inner: SchemaContext = { ...ctx, ownDefault: false, seen };
+  const depth = (ctx.depth ?? 0) + 1;
+  if (depth > MAX_DEPTH) throw new Error(`${ctx.where}: the schema at ${rb.pointer || ra.pointer} is nested more than ${MAX_DEPTH} levels deep; the gate does not compare deeper`);
+  const inner: SchemaContext = { ...ctx, ownDefault: false, seen, depth };
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
   const where = placeOf(ctx.where, path);
   const emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string, side: string = ctx.side) => {

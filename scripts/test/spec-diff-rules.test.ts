@@ -295,6 +295,12 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     }
   });
 
+  it("a schema nested beyond reason is refused with a message naming the place, not a stack overflow", () => {
+    let deep: Doc = { type: "string" };
+    for (let i = 0; i < 260; i++) deep = { type: "object", properties: { p: deep } };
+    expect(() => classifyChanges(body(deep), body({ ...deep, description: "x" }))).toThrow(/request body \(application\/json\): the schema at .* is nested more than 200 levels/);
+  });
+
   it("a document that is not OpenAPI is refused with a message naming the side", () => {
     expect(() => classifyChanges(get(), { openapi: "9.9" } as Doc)).toThrow(/the revision.*"openapi" must be/);
   });
