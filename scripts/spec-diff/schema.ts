@@ -33,6 +33,8 @@ export interface SchemaContext {
   emit: (finding: Finding) => void;
   /** True where the place judges the top schema's `default` itself (a parameter: the value the server uses when it is omitted). */
   ownDefault?: boolean;
+  /** True for an allOf member: its properties were compared with the whole object's. */
+  member?: boolean;
   /** How many schemas deep the walk is. */
   depth?: number;
   /** Pairs of schemas already compared for this place (shared by the whole walk: cycles end, shared components are walked once). */
@@ -70,6 +72,15 @@ function typesOf(doc: OpenApiDocument, schema: any, depth = 0): { types: Set<str
     if (parts.some((p) => p.types === undefined)) return { types: undefined, nullable: true };
     const nullable = parts.some((p) => p.nullable) || members(alternatives).length < alternatives.length;
     return { types: new Set(parts.flatMap((p) => [...p.types!])), nullable };
+  }
+  if (Array.isArray(schema.allOf)) {
+    // Every member holds: the types its typed members all allow.
+    const typed = schema.allOf.map((m: unknown) => typesOf(doc, derefSchema(doc, m).schema, depth + 1)).filter((p: { types?: Set<string> }) => p.types !== undefined);
+    if (typed.length > 0) {
+      const [first, ...rest] = typed as Array<{ types: Set<string>; nullable: boolean }>;
+      const types = new Set([...first!.types].filter((t) => rest.every((p) => p.types.has(t) || (t === "integer" && p.types.has("number")))));
+      return { types, nullable: typed.every((p: { nullable: boolean }) => p.nullable) };
+    }
   }
   if ("const" in schema || Array.isArray(schema.enum)) {
     const values: unknown[] = "const" in schema ? [schema.const] : schema.enum;
@@ -190,6 +201,26 @@ function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string
   return result;
 }
 
+/**
+ * Whether an allOf member says more than the object's properties already say: anything besides properties,
+ * required names, annotations and a type the object has, or a property the other version of the object
+ * (`other`, read in `otherDoc`) defines differently. A member that only repeats or adds properties is judged
+ * by those, on the whole object.
+ */
+function constrainsBeyondProperties(doc: OpenApiDocument, member: unknown, outer: Set<string> | undefined, otherDoc: OpenApiDocument, other: Map<string, { schema: unknown }>, depth = 0): boolean {
+  const m = derefSchema(doc, member).schema;
+  if (!isMapping(m)) return m === false;
+  if (depth > 16) return true;
+  const resolved = (d: OpenApiDocument, x: unknown) => JSON.stringify(derefSchema(d, x).schema);
+  return Object.entries(m).some(([k, v]) => {
+    if (k === "required" || ANNOTATIONS.has(k) || k.startsWith("x-") || k === "deprecated") return false;
+    if (k === "properties") return isMapping(v) && Object.entries(v).some(([name, p]) => other.has(name) && resolved(doc, p) !== resolved(otherDoc, other.get(name)!.schema));
+    if (k === "type") return !covers(typesOf(doc, m).types, m, outer, false);
+    if (k === "allOf") return !Array.isArray(v) || v.some((x) => constrainsBeyondProperties(doc, x, outer, otherDoc, other, depth + 1));
+    return true;
+  });
+}
+
 /** Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path inside the place. */
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
   // OpenAPI 3.1 allows keywords beside a $ref (a description, a constraint): they are compared where they are written.
@@ -209,7 +240,7 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   seen.add(pairKey);
   const depth = (ctx.depth ?? 0) + 1;
   if (depth > MAX_DEPTH) throw new Error(`${ctx.where}: the schema at ${rb.pointer || ra.pointer} is nested more than ${MAX_DEPTH} levels deep; the gate does not compare deeper`);
-  const inner: SchemaContext = { ...ctx, ownDefault: false, seen, depth };
+  const inner: SchemaContext = { ...ctx, ownDefault: false, member: false, seen, depth };
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
   const where = placeOf(ctx.where, path);
   const emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string, side: string = ctx.side) => {
@@ -220,7 +251,7 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   // Types and nullability.
   const ta = typesOf(ctx.base, sa);
   const tb = typesOf(ctx.head, sb);
-  const explicit = sa.type !== undefined || sb.type !== undefined || sa.oneOf || sb.oneOf || sa.anyOf || sb.anyOf;
+  const explicit = sa.type !== undefined || sb.type !== undefined || sa.oneOf || sb.oneOf || sa.anyOf || sb.anyOf || sa.allOf || sb.allOf;
   if (explicit && !(same(sa.type, sb.type) && sa.type !== undefined)) {
     const widened = covers(tb.types, sb, ta.types, ctx.text);
     const narrowed = covers(ta.types, sa, tb.types, ctx.text);
@@ -283,7 +314,8 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   if (!same(sa.discriminator, sb.discriminator)) emit("discriminator-changed", change(sa.discriminator, sb.discriminator), sa.discriminator, sb.discriminator, "discriminator");
 
   // Objects: properties, required, additionalProperties.
-  if (applies("properties", types) || isMapping(sa.properties) || isMapping(sb.properties)) compareObject(sa, ra.pointer, sb, rb.pointer, inner, path, emit);
+  const composed = Array.isArray(sa.allOf) || Array.isArray(sb.allOf);
+  if (applies("properties", types) || isMapping(sa.properties) || isMapping(sb.properties) || composed) compareObject(sa, ra.pointer, sb, rb.pointer, inner, path, emit, ctx.member === true);
 
   // Arrays.
   if (sa.items !== undefined || sb.items !== undefined) {
@@ -308,9 +340,12 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
     const label = (m: any) => (isMapping(m) && typeof m.$ref === "string" ? m.$ref : undefined);
     const ia = (sa[keyword] ?? []) as unknown[];
     const ib = (sb[keyword] ?? []) as unknown[];
-    for (const i of removed) emit(removeKind, "remove", label(ma[i]), undefined, `${keyword}/${ia.indexOf(ma[i])}`);
-    for (const j of added) emit(addKind, "add", undefined, label(mb[j]), `${keyword}/${ib.indexOf(mb[j])}`);
-    for (const [i, j] of pairs) compareSchema(ma[i], `${ra.pointer}/${keyword}/${ia.indexOf(ma[i])}`, mb[j], `${rb.pointer}/${keyword}/${ib.indexOf(mb[j])}`, inner, path);
+    // An allOf member that only brings properties and required names is judged by those, on the whole object.
+    const flat = keyword === "allOf" && (removed.length > 0 || added.length > 0) ? [flatObject(ctx.base, sa, ra.pointer).props, flatObject(ctx.head, sb, rb.pointer).props] : [];
+    for (const i of removed) if (keyword !== "allOf" || constrainsBeyondProperties(ctx.base, ma[i], ta.types, ctx.head, flat[1]!)) emit(removeKind, "remove", label(ma[i]), undefined, `${keyword}/${ia.indexOf(ma[i])}`);
+    for (const j of added) if (keyword !== "allOf" || constrainsBeyondProperties(ctx.head, mb[j], tb.types, ctx.base, flat[0]!)) emit(addKind, "add", undefined, label(mb[j]), `${keyword}/${ib.indexOf(mb[j])}`);
+    const memberCtx = keyword === "allOf" ? { ...inner, member: true } : inner;
+    for (const [i, j] of pairs) compareSchema(ma[i], `${ra.pointer}/${keyword}/${ia.indexOf(ma[i])}`, mb[j], `${rb.pointer}/${keyword}/${ib.indexOf(mb[j])}`, memberCtx, path);
   }
   for (const keyword of SUBSCHEMAS) {
     if (sa[keyword] === undefined && sb[keyword] === undefined) continue;
@@ -329,35 +364,56 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
 
 type Emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string) => void;
 
-function compareObject(sa: any, pa: string, sb: any, pb: string, ctx: SchemaContext, path: string, emit: Emit): void {
-  const propsA: Record<string, unknown> = isMapping(sa.properties) ? sa.properties : {};
-  const propsB: Record<string, unknown> = isMapping(sb.properties) ? sb.properties : {};
-  const reqA = new Set<string>(Array.isArray(sa.required) ? sa.required.map(String) : []);
-  const reqB = new Set<string>(Array.isArray(sb.required) ? sb.required.map(String) : []);
+/** An object's properties and required names, its own and those of its allOf members (at any depth), each property with the pointer where it is written. */
+function flatObject(doc: OpenApiDocument, schema: any, pointer: string): { props: Map<string, { schema: unknown; pointer: string }>; required: Set<string> } {
+  const props = new Map<string, { schema: unknown; pointer: string }>();
+  const required = new Set<string>();
+  const visited = new Set<string>();
+  const visit = (s: any, at: string, depth: number) => {
+    if (!isMapping(s) || visited.has(at) || depth > 16) return;
+    visited.add(at);
+    if (isMapping(s.properties)) for (const [name, p] of Object.entries(s.properties)) if (!props.has(name)) props.set(name, { schema: p, pointer: `${at}/properties/${pointerSegment(name)}` });
+    if (Array.isArray(s.required)) for (const r of s.required) required.add(String(r));
+    if (Array.isArray(s.allOf)) s.allOf.forEach((m: unknown, i: number) => {
+      const r = derefSchema(doc, m, `${at}/allOf/${i}`);
+      visit(r.schema, r.pointer, depth + 1);
+    });
+  };
+  visit(schema, pointer, 0);
+  return { props, required };
+}
+
+/**
+ * Properties and required names, compared on the object as its allOf members add up (so moving properties
+ * into a shared member is no change), then additionalProperties. In an allOf member (`member`), the
+ * properties were compared with the whole object already.
+ */
+function compareObject(sa: any, pa: string, sb: any, pb: string, ctx: SchemaContext, path: string, emit: Emit, member: boolean): void {
   const sub = (name: string) => (path ? `${path}.${name}` : name);
   const emitAt = (kind: string, name: string, action: Finding["action"], pointer: string) => {
     ctx.emit({ rule: kind.startsWith("request-") || kind.startsWith("response-") ? kind : `${ctx.side}-${kind}`, pointer, where: placeOf(ctx.where, sub(name)), ...(ctx.operation ? { operation: ctx.operation } : {}), action });
   };
+  const [fa, fb] = [flatObject(ctx.base, sa, pa), flatObject(ctx.head, sb, pb)];
+  const [reqA, reqB] = [fa.required, fb.required];
   // A writeOnly property never comes in a response (the request view has already dropped readOnly ones).
   const absent = (doc: OpenApiDocument, p: unknown) => ctx.side === "response" && derefSchema(doc, p).schema?.writeOnly === true;
-  for (const name of Object.keys(propsA)) {
-    if (name in propsB || absent(ctx.base, propsA[name])) continue;
+  for (const [name, a] of member ? [] : fa.props) {
+    if (fb.props.has(name) || absent(ctx.base, a.schema)) continue;
     const kind = ctx.side === "request" ? "request-property-removed" : reqA.has(name) ? "response-required-property-removed" : "response-optional-property-removed";
-    emitAt(kind, name, "remove", `${pa}/properties/${pointerSegment(name)}`);
+    emitAt(kind, name, "remove", a.pointer);
   }
-  for (const name of Object.keys(propsB)) {
-    const pointer = `${pb}/properties/${pointerSegment(name)}`;
-    if (!(name in propsA)) {
-      if (absent(ctx.head, propsB[name])) continue;
-      emitAt(reqB.has(name) ? "property-added-required" : "property-added-optional", name, "add", pointer);
+  for (const [name, b] of member ? [] : fb.props) {
+    const a = fa.props.get(name);
+    if (!a) {
+      if (!absent(ctx.head, b.schema)) emitAt(reqB.has(name) ? "property-added-required" : "property-added-optional", name, "add", b.pointer);
       continue;
     }
     if (reqA.has(name) !== reqB.has(name)) emitAt(reqB.has(name) ? "property-became-required" : "property-became-optional", name, "replace", `${pb}/required`);
-    compareSchema(propsA[name], `${pa}/properties/${pointerSegment(name)}`, propsB[name], pointer, ctx, sub(name));
+    compareSchema(a.schema, a.pointer, b.schema, b.pointer, ctx, sub(name));
   }
   // Required names with no property of that name: the object must still have the member.
-  for (const name of reqB) if (!reqA.has(name) && !(name in propsB)) emitAt("property-became-required", name, "replace", `${pb}/required`);
-  for (const name of reqA) if (!reqB.has(name) && !(name in propsA)) emitAt("property-became-optional", name, "replace", `${pb}/required`);
+  for (const name of member ? [] : reqB) if (!reqA.has(name) && !fb.props.has(name)) emitAt("property-became-required", name, "replace", `${pb}/required`);
+  for (const name of member ? [] : reqA) if (!reqB.has(name) && !fa.props.has(name)) emitAt("property-became-optional", name, "replace", `${pb}/required`);
 
   const open = (x: unknown) => (x === undefined || x === true ? "open" : x === false ? "closed" : "schema");
   const [oa, ob] = [open(sa.additionalProperties), open(sb.additionalProperties)];

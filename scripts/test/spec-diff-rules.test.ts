@@ -88,8 +88,8 @@ const SCHEMA_ROWS: Array<[string, unknown, unknown, Level, Level]> = [
   ["additional-properties-widened", { type: "object", additionalProperties: { type: "string" } }, { type: "object" }, "info", "breaking"],
   ["alternative-added", { oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "string" }, { type: "integer" }, { type: "boolean" }] }, "info", "breaking"],
   ["alternative-removed", { anyOf: [{ type: "string" }, { type: "integer" }] }, { anyOf: [{ type: "string" }] }, "breaking", "info"],
-  ["all-of-added", { allOf: [{ $ref: "#/components/schemas/A" }] }, { allOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" }] }, "breaking", "info"],
-  ["all-of-removed", { allOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" }] }, { allOf: [{ $ref: "#/components/schemas/A" }] }, "warning", "breaking"],
+  ["all-of-added", { allOf: [{ $ref: "#/components/schemas/A" }] }, { allOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/C" }] }, "breaking", "info"],
+  ["all-of-removed", { allOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/C" }] }, { allOf: [{ $ref: "#/components/schemas/A" }] }, "warning", "breaking"],
   ["subschema-added", { type: "array" }, { type: "array", items: { type: "string" } }, "breaking", "info"],
   ["subschema-removed", { type: "object", not: { required: ["a"] } }, { type: "object" }, "info", "breaking"],
   ["default-changed", prop({ type: "string", default: "a" }), prop({ type: "string", default: "b" }), "warning", "info"],
@@ -99,7 +99,7 @@ const SCHEMA_ROWS: Array<[string, unknown, unknown, Level, Level]> = [
   ["keyword-without-effect", { type: "string", maximum: 5 }, { type: "string", maximum: 3 }, "info", "info"],
   ["schema-changed", { type: "string" }, { type: "string", contentEncoding: "base64" }, "warning", "warning"],
 ];
-const COMPONENTS = { components: { schemas: { A: prop({ type: "string" }), B: { type: "object", properties: { q: { type: "integer" } } } } } };
+const COMPONENTS = { components: { schemas: { A: prop({ type: "string" }), B: { type: "object", properties: { q: { type: "integer" } } }, C: { type: "object", minProperties: 1 } } } };
 const withComponents = (d: Doc): Doc => ({ ...d, ...COMPONENTS });
 
 describe("schema rules, on both sides", () => {
@@ -243,6 +243,21 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     const form = (t: string): Doc => doc({ "/items": { post: { requestBody: { content: { "application/x-www-form-urlencoded": { schema: prop({ type: t }) } } }, responses: ok } } });
     check(form("integer"), form("string"), "request-type-widened", "info");
     check(body(prop({ type: "integer" })), body(prop({ type: "string" })), "request-type-changed", "breaking");
+  });
+
+  it("properties moved into a shared allOf member are no change; a member that adds a required property is judged by it", () => {
+    const base = (extra: Doc = {}): Doc => ({ components: { schemas: { Base: { type: "object", required: ["id"], properties: { id: { type: "string" }, ...extra } } } } });
+    const flat = { type: "object", required: ["id"], properties: { id: { type: "string" }, name: { type: "string" } } };
+    const composed = { allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { name: { type: "string" } } }] };
+    for (const side of [body, reply]) {
+      expect(classifyChanges({ ...side(flat), ...base() }, { ...side(composed), ...base() })).toEqual([]);
+      expect(classifyChanges({ ...side(composed), ...base() }, { ...side(flat), ...base() })).toEqual([]);
+    }
+    const narrower = { allOf: [...composed.allOf, { properties: { id: { type: "string", maxLength: 5 } } }] };
+    check({ ...body(composed), ...base() }, { ...body(narrower), ...base() }, "request-all-of-added", "breaking");
+    const stricter = { allOf: [...composed.allOf, { required: ["name"] }] };
+    check({ ...body(composed), ...base() }, { ...body(stricter), ...base() }, "request-property-became-required", "breaking");
+    check({ ...reply(stricter), ...base() }, { ...reply(composed), ...base() }, "response-property-became-optional", "breaking");
   });
 
   it("a component no operation uses is not a change to the API", () => {
