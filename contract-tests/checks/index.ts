@@ -85,8 +85,9 @@ export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckC
     if (!def) throw new Error(`unknown check ${id}`);
     if (def.relational && !ctx.live && !exchange.pairedExample) continue;
     if ((def.relational || SEMANTIC.has(id)) && RULED_OUT.has(ctx.intent)) continue;
-    const replay = exchange.documented ? {} : { replay: replayOf(exchange, ctx) };
-    for (const f of def.fn(exchange, ctx)) {
+    const findings = def.fn(exchange, ctx);
+    const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
+    for (const f of findings) {
       const promise = f.promise ?? def.promise;
       if (f.severity === "error" && !promise) out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
       else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });

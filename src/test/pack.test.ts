@@ -20,15 +20,15 @@ const scratch = join(work, "scratch");
 let packed: string[] = [];
 let tarball = "";
 
-function run(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+function run(cmd: string, args: string[], cwd: string, timeout = 60_000): string {
+  return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout });
 }
 
 beforeAll(() => {
   // npm pack runs prepack, which builds dist/ (a fresh clone has none): the command line's bundle is removed
   // first, so the tarball holds it only if prepack built it.
   rmSync(join(root, "dist/contract-cli.js"), { force: true });
-  const packOutput = run("npm", ["pack", "--pack-destination", work, "--json"], root);
+  const packOutput = run("npm", ["pack", "--pack-destination", work, "--json"], root, 120_000);
   // The build's own lines come first on stdout; the JSON list is last.
   const out = JSON.parse(packOutput.slice(packOutput.search(/^\[\s*\{/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   packed = out[0]!.files.map((f) => f.path);
@@ -36,7 +36,7 @@ beforeAll(() => {
   run("mkdir", ["-p", scratch], work);
   writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
   run("npm", ["install", join(work, out[0]!.filename), "--prefer-offline", "--no-audit", "--no-fund"], scratch);
-}, 90_000);
+}, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed tarball", () => {
