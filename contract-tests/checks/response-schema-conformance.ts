@@ -5,6 +5,14 @@ import type { Check, Finding } from "../types.js";
 
 const MAX_PER_RESPONSE = 10;
 
+/** The description of an `if`/`then` rule and the statement it rests on (`x-interface-statement`), when it has a description. */
+function ruleOf(schema: unknown): { description: string; statement: string } | undefined {
+  const s = schema as Record<string, unknown> | undefined;
+  if (typeof s?.description !== "string") return undefined;
+  const description = s.description.trim().replace(/\s+/g, " ").slice(0, 200);
+  return { description, statement: typeof s["x-interface-statement"] === "string" ? s["x-interface-statement"] : `the "then" part of this rule: ${description}` };
+}
+
 /**
  * The body of a documented status validates against the schema of the media type it came as (the first JSON
  * one when its Content-Type is undocumented, which content_type_conformance reports), in the YAML (ajv, 2020-12, formats).
@@ -24,7 +32,9 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
     if (seen.has(key) || out.length >= MAX_PER_RESPONSE) continue;
     seen.add(key);
     const value = resolvePointer(body, err.instancePath);
-    out.push(finding(ex, { severity: "error", title: `Response violates schema: ${err.message ?? err.keyword}`, received: show(value), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), instancePath: prefix + err.instancePath, value: bounded(value, 120), promise: docPointer(pointer) }));
+    // A conditional rule (if/then) that fails: the rule named by its description and the statement it rests on.
+    const rule = err.keyword === "if" ? ruleOf(err.parentSchema) : undefined;
+    out.push(finding(ex, { severity: "error", title: rule ? `Response breaks a rule of its schema: ${rule.description}` : `Response violates schema: ${err.message ?? err.keyword}`, received: show(value), documented: rule ? rule.statement : `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), instancePath: prefix + err.instancePath, value: bounded(value, 120), promise: docPointer(pointer) }));
   }
   return out;
 };

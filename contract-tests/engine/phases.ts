@@ -250,7 +250,7 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
     out.push({ id: `${id}/isolation`, operation: id, phase: "isolation", title: "isolation: another account's key never sees this account's records", run: (c) => isolation(c, op, links) });
   // Last: an edge answer (an empty page far beyond the end) is no response for a link to start from.
   const method = unsupportedMethodFor(model, settings, op);
-  if (method) out.push({ id: `${id}/unsupported-method`, operation: id, phase: "unsupported-method", title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`, run: (c) => unsupportedMethod(c, op, base(c, op), method) });
+  if (method) out.push({ id: `${id}/unsupported-method`, operation: id, phase: "unsupported-method", title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`, run: (c) => unsupportedMethod(c, op, method) });
   if (hasEdges(model.forRequests, op)) out.push({ id: `${id}/edges`, operation: id, phase: "edges", title: "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx", run: (c) => edges(c, op, base(c, op), (p) => (isLinkTarget(c.model, op, p.name) ? (c.settings.kind === "live" ? (linkedValues(c, op).get(p.name) ?? []) : undefined) : undefined)) });
   return out;
 }

@@ -7,9 +7,11 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { runChecks } from "../checks/index.js";
 import type { SpecModel } from "../model.js";
-import type { Settings } from "../settings.js";
-import { toRequest, type Values } from "./requests.js";
+import { configuredValue, type Settings } from "../settings.js";
+import { validSamples } from "./generate.js";
+import { baseValues, emptyValues, toRequest, type Values } from "./requests.js";
 import type { ScenarioContext } from "./scenario.js";
+import { skip } from "./skip.js";
 
 /**
  * The method to send to `op`'s path: GET, when `op` is the first operation of its path, the path does not list
@@ -22,9 +24,28 @@ export function unsupportedMethodFor(model: SpecModel, settings: Pick<Settings, 
   return "GET";
 }
 
-/** Sends the path's request with `method`, no body, the key, and the path parameters of `values`. */
-export async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry, values: Values, method: string): Promise<void> {
-  const spec = { ...toRequest(op, { ...values, query: {}, header: {}, cookie: {}, body: undefined }), method };
+/**
+ * The path parameters of `op` for this request: the base request's when there is one, else the settings', linked
+ * or generated values (GET changes nothing, so any well-formed id will do; the body is not needed).
+ */
+function pathValues(ctx: ScenarioContext, op: OperationEntry): Values["path"] | undefined {
+  const b = baseValues(ctx.model, ctx.settings, op);
+  if ("values" in b) return b.values.path;
+  const out: Values["path"] = {};
+  for (const p of op.parameters.filter((x) => x.in === "path")) {
+    const configured = configuredValue(ctx.settings, op.operationId, p.name);
+    const value = configured.found ? configured.value : (p.examples[0]?.value ?? validSamples(ctx.model, p.schemaPointer, 1)[0]);
+    if (value === undefined) return undefined;
+    out[p.name] = value;
+  }
+  return out;
+}
+
+/** Sends the path's request with `method`, no body, the key, and path parameters. */
+export async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry, method: string): Promise<void> {
+  const path = pathValues(ctx, op);
+  if (!path) skip(`skipped: no value for a path parameter of ${op.path}`);
+  const spec = { ...toRequest(op, { ...emptyValues(), path }), method };
   const ex = await ctx.target.send(spec);
   ctx.verdict.exchanges++;
   // Only this check: the document's statuses, media types and schemas are not promised for a method it does not list.

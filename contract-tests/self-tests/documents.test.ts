@@ -325,7 +325,8 @@ describe("the engine on that document", () => {
   });
 
   it("skips, saying why, an operation whose required body is a media type it does not write, rather than sending none", () => {
-    const upload = runs.get("conforming")!.filter((r) => r.operation === "upload");
+    // The unsupported-method phase sends no body, so it runs.
+    const upload = runs.get("conforming")!.filter((r) => r.operation === "upload" && r.phase !== "unsupported-method");
     expect(upload.map((r) => r.status)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
     expect(upload[0]!.skipReason).toBe("skipped: the request body is application/octet-stream, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)");
   });
