@@ -9,6 +9,7 @@ import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { parse } from "yaml";
 import { fileURLToPath } from "node:url";
+import { ajvRegExp } from "./regex.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
@@ -179,7 +180,8 @@ export class SpecValidator {
 
   constructor(readonly spec: OpenApiDocument = loadSpec()) {
     // verbose: each error carries the schema object it failed in, so schemaPathOf can say where in the document it is.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
+    // Patterns run on RE2 (linear time): a document's catastrophic pattern cannot hang validation.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true, code: { regExp: ajvRegExp } });
     addFormats(this.ajv);
     // The whole document is one resource, so `#/components/schemas/...` references resolve in place.
     this.ajv.addSchema(spec, SPEC_ID);
