@@ -4,7 +4,7 @@
  */
 import type { ScenarioResult } from "../engine/run.js";
 import type { Finding } from "../types.js";
-import { accepts, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
+import { accepts, entryKey, findingKey, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
 
 /** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
@@ -59,13 +59,17 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
   const tag = (r: ScenarioResult) => (f: Finding) => ({ ...f, scenario: r.id, test: r.title });
   const findings = merge(results.flatMap((r) => r.findings.map(tag(r))));
   const acceptedRaw = merge(results.flatMap((r) => r.accepted.map(tag(r))));
+  // Lookups by key: a baseline of 150,000 entries is read once, not once per finding.
+  const byKey = new Map<string, BaselineEntry>();
+  for (const e of baseline.entries) if (!byKey.has(entryKey(e))) byKey.set(entryKey(e), e);
   const accepted = acceptedRaw.map((f) => {
-    const entry = baseline.entries.find((e) => accepts(e, f))!;
+    const entry = byKey.get(findingKey(f)) ?? baseline.entries.find((e) => accepts(e, f))!;
     return { ...f, reason: entry.reason, expires: entry.expires };
   });
-  const expired = baseline.entries.filter((e) => isExpired(e, today(now)) && findings.some((f) => accepts(e, f)));
-  const occurring = [...findings, ...acceptedRaw];
-  const fixed = baseline.entries.filter((e) => !occurring.some((f) => accepts(e, f)));
+  const found = new Set(findings.map(findingKey));
+  const occurring = new Set([...findings, ...acceptedRaw].map(findingKey));
+  const expired = baseline.entries.filter((e) => isExpired(e, today(now)) && found.has(entryKey(e)));
+  const fixed = baseline.entries.filter((e) => !occurring.has(entryKey(e)));
   const errors = findings.filter((f) => f.severity === "error");
   const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
   const count = (s: ScenarioResult["status"]) => results.filter((r) => r.status === s).length;
