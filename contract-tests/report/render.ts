@@ -68,7 +68,8 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
   });
   const found = new Set(findings.map(findingKey));
   const occurring = new Set([...findings, ...acceptedRaw].map(findingKey));
-  const expired = baseline.entries.filter((e) => isExpired(e, today(now)) && found.has(entryKey(e)));
+  const day = today(now);
+  const expired = baseline.entries.filter((e) => isExpired(e, day) && found.has(entryKey(e)));
   const fixed = baseline.entries.filter((e) => !occurring.has(entryKey(e)));
   const errors = findings.filter((f) => f.severity === "error");
   const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
