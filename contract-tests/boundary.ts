@@ -20,6 +20,22 @@ export function isDotSegment(segment: string): boolean {
   return s === "." || s === "..";
 }
 
+/**
+ * The dot segment a path segment or value holds, also once percent-decoded (`..%2F..%2Fadmin` is one
+ * segment to a URL parser, but `../../admin` to a server or proxy that decodes before it routes); undefined
+ * when none.
+ */
+export function dotSegmentIn(text: string): string | undefined {
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    decoded = text;
+  }
+  for (const form of [text, decoded]) for (const segment of form.split(/[/\\]/)) if (isDotSegment(segment)) return segment;
+  return undefined;
+}
+
 /** The path part of a request path (before `?` or `#`), split as a URL parser splits it (`/` and `\`). */
 const segmentsOf = (path: string) => path.split(/[?#]/, 1)[0]!.split(/[/\\]/);
 
@@ -35,8 +51,8 @@ export function requestUrl(baseUrl: string, path: string, query: string, what: s
   const refuse = (why: string) => {
     throw new RefusedRequest(`skipped: refused to send ${what}: ${why}; the suite sends only to ${base.origin}${basePath || "/"} and below`);
   };
-  const dot = segmentsOf(joined).find(isDotSegment);
-  if (dot !== undefined) refuse(`the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)}, which would resolve to another path`);
+  const dot = segmentsOf(joined).map(dotSegmentIn).find((d) => d !== undefined);
+  if (dot !== undefined) refuse(`the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)} (as written or percent-decoded), which would resolve to another path`);
   const text = `${base.origin}${basePath}${joined}${query ? `${joined.includes("?") ? "&" : "?"}${query}` : ""}`;
   let url: URL;
   try {
@@ -49,8 +65,3 @@ export function requestUrl(baseUrl: string, path: string, query: string, what: s
   return text;
 }
 
-/** The first path parameter whose value is a dot segment (`.` or `..`), from whatever source; undefined when none. */
-export function dotValue(values: Record<string, unknown>): { name: string; value: string } | undefined {
-  for (const [name, value] of Object.entries(values)) if (typeof value === "string" && isDotSegment(value)) return { name, value };
-  return undefined;
-}

@@ -15,7 +15,7 @@ import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from 
 import { baseValues, bodyMedia, cloneValues, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
-import { isDotSegment } from "../boundary.js";
+import { dotSegmentIn } from "../boundary.js";
 
 const clone = cloneValues;
 
@@ -66,9 +66,9 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
 }
 
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
-/** A response's `.` or `..` fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
+/** A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
 function refuseDotValue(link: string, source: string, name: string, value: unknown): void {
-  if (typeof value === "string" && isDotSegment(value)) skip(`skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`);
+  if (typeof value === "string" && dotSegmentIn(value) !== undefined) skip(`skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`);
 }
 
 function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {

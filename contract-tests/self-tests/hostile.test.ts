@@ -57,7 +57,7 @@ const skipReasons = (results: ScenarioResult[]) => results.map((r) => r.skipReas
 beforeAll(async () => {
   server = await startServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (path.endsWith("/things")) return sendJson(res, 200, { id: ".." });
+    if (path.endsWith("/things")) return sendJson(res, 200, { id: "..", path: "../../admin" });
     if (path.endsWith("/answer")) return sendJson(res, 200, { code: `${"a".repeat(34)}!` });
     if (path.endsWith("/hostile")) return sendJson(res, 200, { [HOSTILE_NAME]: HOSTILE_NAME, ok: true });
     sendJson(res, 404, {});
@@ -85,7 +85,7 @@ describe("requests stay on the target's origin and under its base path", () => {
       apiKeyDoc({
         "/../../tenant-b/steal": { get: { operationId: "dotdot", responses: ok } },
         "/%2e%2e/%2E%2e/tenant-c/steal": { get: { operationId: "encodedDots", responses: ok } },
-        "/things": { get: { operationId: "listThings", responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object" } } }, links: { thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } } } } } } },
+        "/things": { get: { operationId: "listThings", responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object" } } }, links: { thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } }, encoded: { operationId: "getThing", parameters: { id: "$response.body#/path" } } } } } } },
         "/{id}/steal": { get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
         "/items/{__proto__}": { get: { operationId: "getItem", parameters: [{ name: "__proto__", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
       }),
@@ -102,6 +102,9 @@ describe("requests stay on the target's origin and under its base path", () => {
     expect(reasons).toMatch(/refused to send GET \/\.\.\/\.\.\/tenant-b\/steal of dotdot: .*dot segment/);
     expect(reasons).toMatch(/refused to send GET \/%2e%2e\/%2E%2e\/tenant-c\/steal of encodedDots/);
     expect(reasons).toMatch(/the link thing gave the path parameter id the value "\.\." from a listThings response/);
+    // A value that is a dot segment only once percent-decoded (a server or proxy may decode %2F before routing).
+    expect(reasons).toMatch(/the link encoded gave the path parameter id the value "\.\.\/\.\.\/admin"/);
+    expect(urls.filter((u) => /%2e|\.\.%2f/i.test(u))).toEqual([]);
     // The parameter named __proto__ kept its configured value: every getItem request went to that item.
     const items = urls.filter((u) => u.startsWith("/api/tenant-a/items/"));
     expect(items.length).toBeGreaterThan(0);
