@@ -7,10 +7,9 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
-import { parse } from "yaml";
 import { fileURLToPath } from "node:url";
 import { ajvRegExp } from "./regex.js";
-import { assertSelfContained, parseErrorPlace } from "./self-contained.js";
+import { assertSelfContained, parseDocumentText, parseErrorPlace } from "./self-contained.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
@@ -44,7 +43,7 @@ export const isMapping = (v: unknown): v is Record<string, any> => v !== null &&
 export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
   let doc: unknown;
   try {
-    doc = parse(readFileSync(path, "utf8"));
+    doc = parseDocumentText(readFileSync(path, "utf8"));
   } catch (err) {
     // The place only, never the parser's message or excerpt: the file may be a secret named by mistake.
     throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
