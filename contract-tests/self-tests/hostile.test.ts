@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { startPrism } from "../../openapi/lib/prism.js";
 import { SpecValidator, loadSpec, pointerSegment } from "../../openapi/lib/spec.js";
+import { setUncheckedPatternHandler } from "../../openapi/lib/regex.js";
 import { buildSite } from "../../scripts/docs.js";
 import { classifyChanges } from "../../scripts/spec-diff/classify.js";
 import { renderReport } from "../../scripts/spec-diff/report.js";
@@ -168,6 +169,17 @@ describe("bounds: a small document cannot hang the run", () => {
     expect(validator.validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: `${"a".repeat(34)}!` }).map((e) => e.keyword)).toEqual(["pattern"]);
     expect(validator.validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: "aaaa" })).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("a pattern RE2 cannot run (a catastrophic lookahead) is not checked, with a warning naming it, instead of hanging", () => {
+    const warned: string[] = [];
+    setUncheckedPatternHandler((pattern) => warned.push(pattern));
+    const pattern = "^(?=(a+)+$)a+$";
+    const validator = new SpecValidator({ openapi: "3.1.0", components: { schemas: { S: { type: "string", pattern } } } });
+    const started = Date.now();
+    expect(validator.validate("/components/schemas/S", `${"a".repeat(40)}!`)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(warned).toEqual([pattern]);
   });
 
   it("the whole run ends: huge sizes capped or skipped with the place named, catastrophic patterns bounded", async () => {
