@@ -33,6 +33,8 @@ const KEY = "hostile-test-key-7f3a9c";
 const ESC = "\u001b";
 /** A response member name and an operationId that try to steer a terminal and a CI page. */
 const HOSTILE_NAME = `${ESC}]0;pwned${"\u0007"}${ESC}[2J${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\\r\u202Eevil</details><img src=x onerror=alert(1)><script>alert(2)</script>[x](javascript:alert(3))`;
+/** 150,000 undocumented members nested one level down (2 MB): no spread of them may reach a function's arguments. */
+const WIDE = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`m${i}`, 1]));
 const HOSTILE_OP = `report${ESC}[31mRed<script>alert(4)</script>`;
 
 const apiKeyDoc = (paths: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -60,6 +62,7 @@ beforeAll(async () => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path.endsWith("/things")) return sendJson(res, 200, { id: "..", path: "../../admin" });
     if (path.endsWith("/answer")) return sendJson(res, 200, { code: `${"a".repeat(34)}!` });
+    if (path.endsWith("/wide")) return sendJson(res, 200, { inner: WIDE });
     if (path.endsWith("/hostile")) return sendJson(res, 200, { [HOSTILE_NAME]: HOSTILE_NAME, ok: true });
     sendJson(res, 404, {});
   });
@@ -197,6 +200,15 @@ describe("bounds: a small document cannot hang the run", () => {
 });
 
 describe("output: outside strings cannot steer a terminal or a CI page", () => {
+  it("a response with 150,000 undocumented members is checked without a RangeError (findings capped per scenario)", async () => {
+    const spec = write("wide.yaml", apiKeyDoc({ "/wide": { get: { operationId: "wide", security: [], responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object", properties: { inner: { type: "object", properties: {} } } } } } } } } } }));
+    const { results } = await run(spec, server.url, { CONTRACT_EXAMPLES: "1", CONTRACT_PHASES: "examples" });
+    const examples = results.find((r) => r.id === "wide/examples" || r.id.startsWith("wide/positive"))!;
+    expect(results.filter((r) => r.error)).toEqual([]);
+    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "undocumented_properties").length).toBeGreaterThan(0);
+    expect(examples).toBeDefined();
+  }, 60_000);
+
   it("escapes control sequences and markdown/HTML from a response and the document in every report format", async () => {
     const spec = write(
       "names.yaml",
