@@ -29,7 +29,9 @@ function readReport(file: string): RunReport {
   try {
     report = JSON.parse(readFileSync(path, "utf8")) as RunReport;
   } catch (err) {
-    throw new ReplayError(`--replay ${path} is not valid JSON: ${(err as Error).message}`);
+    // The position only, never the parser's message: it quotes the file (issue 17).
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw new ReplayError(`--replay ${path} is not valid JSON${at ? ` (at character ${at})` : ""}; its content is not shown`);
   }
   if (!Array.isArray(report?.findings) || typeof report.target?.spec !== "string") throw new ReplayError(`--replay ${path} is not a contract-report.json (no "findings" array or "target.spec")`);
   return report;

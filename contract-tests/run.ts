@@ -25,6 +25,7 @@ import { startMock, type Out } from "./mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "./settings.js";
 import { runScrubber } from "./target.js";
+import { outsideText } from "../openapi/lib/outside-text.js";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -161,7 +162,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
 }
 
 let scrubber: Scrubber | undefined;
-const writer = (stream: NodeJS.WriteStream): Out => (line) => void stream.write(`${scrubber ? scrubber.text(line) : line}\n`);
+// Every line is scrubbed of the keys, and its control characters (from names, values and messages a document or
+// a server wrote) are shown escaped: no line can retitle, recolour or clear the terminal (issue 17).
+const writer = (stream: NodeJS.WriteStream): Out => (line) => void stream.write(`${outsideText(scrubber ? scrubber.text(line) : line)}\n`);
 
 main(process.argv.slice(2), process.env, { stdout: writer(process.stdout), stderr: writer(process.stderr), setScrubber: (s) => (scrubber = s) }).then(
   (code) => process.exit(code),

@@ -3,7 +3,7 @@
  * file (options.ts holds the table of every option) and validated: every error names the flag, variable or
  * config key and the rule, and never prints a secret.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildOperationTable } from "../openapi/lib/operations.js";
@@ -125,10 +125,26 @@ function key(o: Options, name: string, env: string, required: boolean): string |
   return raw;
 }
 
+/**
+ * CONTRACT_REPORTS_DIR: a directory, or a path the suite can create one at (its nearest existing ancestor
+ * is a directory). Checked before the first request, so a file there fails at once, not after the run.
+ */
+function reportsDir(o: Options): string {
+  const dir = resolve(o.text("reports-dir")?.trim() || "reports");
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(at)) {
+      if (!statSync(at).isDirectory()) throw new SettingsError(`${o.label("reports-dir", "CONTRACT_REPORTS_DIR")} must name a directory (or where one can be made), but ${at} is a file`);
+      return dir;
+    }
+    if (dirname(at) === at) return dir;
+  }
+}
+
 function params(o: Options): Record<string, unknown> {
   const given = o.get("params");
   const label = o.label("params", "CONTRACT_PARAMS");
-  const out: Record<string, unknown> = {};
+  // No prototype: a parameter named __proto__ keeps its configured value (Object.assign would set the prototype).
+  const out: Record<string, unknown> = Object.create(null);
   let parsed: unknown = given?.value;
   if (typeof parsed === "string") {
     let raw = parsed.trim();
@@ -207,7 +223,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,
-    reportsDir: resolve(o.text("reports-dir")?.trim() || "reports"),
+    reportsDir: reportsDir(o),
     maxRequests: integer(o, "max-requests", DEFAULT_MAX_REQUESTS[kind]),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),

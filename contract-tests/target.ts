@@ -9,6 +9,7 @@ import { causeText } from "../src/errors.js";
 import { createScrubber, type Scrubber } from "../src/redact.js";
 import { parseRetryAfterMs } from "../src/retry.js";
 import type { Settings } from "./settings.js";
+import { RefusedRequest, requestUrl } from "./boundary.js";
 import type { Exchange } from "./types.js";
 import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "./wire.js";
 
@@ -154,9 +155,15 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     }
     const pairs = Object.entries(spec.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, item]));
     const query = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...wireQuery.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].join("&");
-    const url = `${settings.baseUrl}${spec.path}${query ? `?${query}` : ""}`;
+    // The request boundary: a URL off the target's origin or base path, or with a dot segment, is never sent.
+    let url: string;
+    try {
+      url = requestUrl(settings.baseUrl, spec.path, query, `${spec.method} ${spec.path.slice(0, 200)} of ${spec.operation}`);
+    } catch (err) {
+      throw err instanceof RefusedRequest ? new SkipScenario(scrubber.text(err.message)) : err;
+    }
     const shownQueryText = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...shownQuery.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("$") ? v : encodeURIComponent(v)}`)].join("&");
-    const shownUrl = `${settings.baseUrl}${spec.path}${shownQueryText ? `?${shownQueryText}` : ""}`;
+    const shownUrl = requestUrl(settings.baseUrl, spec.path, shownQueryText, spec.operation);
     const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
     if (bodyText !== undefined) wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
     const request = { method: spec.method, url: scrubber.text(shownUrl), path: spec.path, key, query: spec.query ?? {}, ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}), headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };

@@ -2,6 +2,11 @@
 import { pointerSegment } from "../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 
+/** Appends one by one: a response with 200,000 undocumented members is no spread of 200,000 arguments (RangeError). */
+const pushAll = <T>(to: T[], items: T[]) => {
+  for (const item of items) to.push(item);
+};
+
 /** One property present in a value but absent from its schema. */
 export interface UndocumentedProperty {
   instancePath: string;
@@ -14,7 +19,7 @@ function branches(model: SpecModel, schema: any, pointer: string): Array<{ schem
   const out = [own];
   for (const kw of ["oneOf", "anyOf", "allOf"]) {
     const list = own.schema?.[kw];
-    if (Array.isArray(list)) list.forEach((s, i) => out.push(...branches(model, s, `${own.pointer}/${kw}/${i}`)));
+    if (Array.isArray(list)) list.forEach((s, i) => pushAll(out, branches(model, s, `${own.pointer}/${kw}/${i}`)));
   }
   return out.filter((b) => b.schema && typeof b.schema === "object");
 }
@@ -26,7 +31,7 @@ export function undocumentedMembers(model: SpecModel, schema: any, pointer: stri
   const out: UndocumentedProperty[] = [];
   if (Array.isArray(value)) {
     for (const b of all.filter((b) => b.schema.items))
-      value.forEach((item, i) => out.push(...undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)));
+      value.forEach((item, i) => pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)));
     return out;
   }
   if (typeof value !== "object" || value === null) return out;
@@ -36,7 +41,7 @@ export function undocumentedMembers(model: SpecModel, schema: any, pointer: stri
   for (const [name, member] of Object.entries(value)) {
     const owners = objects.filter((b) => b.schema.properties && name in b.schema.properties);
     if (owners.length === 0 && !open) out.push({ instancePath: `${at}/${pointerSegment(name)}`, schemaPath: `#${objects[0]!.pointer}/properties`, name });
-    for (const b of owners) out.push(...undocumentedMembers(model, b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${pointerSegment(name)}`, depth + 1));
+    for (const b of owners) pushAll(out, undocumentedMembers(model, b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${pointerSegment(name)}`, depth + 1));
   }
   return out;
 }

@@ -27,7 +27,9 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { SPEC_PATH } from "../openapi/lib/spec.js";
+import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
+import { outsideText } from "../openapi/lib/outside-text.js";
+import { assertSelfContained, assertSelfContainedFile } from "../openapi/lib/self-contained.js";
 import { changelogPage, landingPage, makeRedocPageOffline, type VersionEntry } from "./docs/pages.js";
 
 const require = createRequire(import.meta.url);
@@ -212,9 +214,13 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
   const env = { ...process.env, ...options.env, ...REDOCLY_PRIVATE_ENV };
 
   const currentText = readFileSync(specPath, "utf8");
+  // Redocly resolves every $ref (it would fetch URLs and read ../ files, and publish them): each document
+  // of the site is checked to be self-contained before any is built.
+  assertSelfContainedFile(specPath);
   const doc = parse(currentText) as { info?: { title?: unknown; version?: unknown; summary?: unknown } };
   const title = String(doc?.info?.title ?? "API");
   const { versions, warnings } = findVersions(specPath, currentText);
+  for (const v of versions) assertSelfContained(parse(v.text), `${specPath} (version ${v.version})`);
   const version = String(doc.info?.version);
 
   prepareOut(out);
@@ -317,7 +323,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         `${site.versions.map((v) => `${v.dir}/`).join(" ")}${site.changelog ? ", changelog.html" : ""}`,
     );
   } catch (err) {
-    console.error(`npm run docs: ${(err as Error).message}`);
-    process.exitCode = 1;
+    console.error(`npm run docs: ${(err as Error).message.split("\n").map((line) => outsideText(line)).join("\n")}`);
+    // A document refused before any page is built (a non-local $ref) is invalid input: exit 2.
+    process.exitCode = err instanceof DocumentError ? 2 : 1;
   }
 }

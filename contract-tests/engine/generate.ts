@@ -6,6 +6,8 @@
 import { generateSync } from "json-schema-faker";
 import { resolvePointer } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
+import { linearRegExp } from "../../openapi/lib/regex.js";
+import { BoundExceeded, INLINE_NODE_BUDGET, MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 
 /** The fixed seed of every generated sample (repeatable runs). */
 export const GENERATION_SEED = 20_251_121;
@@ -17,16 +19,20 @@ type Schema = Record<string, any>;
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 const ANNOTATIONS = new Set(["enum", "examples", "example", "default", "const", "description", "required"]);
 
-/** The schema with local `$ref`s inlined (recursion cut at `depth`: deeper references become `false`). */
-function inlineSchema(model: SpecModel, schema: unknown, depth = REF_DEPTH): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => inlineSchema(model, s, depth));
+/**
+ * The schema at `place` with local `$ref`s inlined (recursion cut at `depth`: deeper references become
+ * `false`); at most INLINE_NODE_BUDGET nodes, else {@link BoundExceeded} naming the place.
+ */
+function inlineSchema(model: SpecModel, schema: unknown, place: string, depth = REF_DEPTH, budget = { left: INLINE_NODE_BUDGET }): unknown {
+  if (--budget.left < 0) throw new BoundExceeded(place, `inlining the schema's references would build more than ${INLINE_NODE_BUDGET} nodes (a $ref fan-out); give it an example`);
+  if (Array.isArray(schema)) return schema.map((s) => inlineSchema(model, s, place, depth, budget));
   if (!isObject(schema)) return schema;
   if (typeof schema.$ref === "string") {
     if (depth <= 0) return false;
     const { $ref, ...rest } = schema;
-    return inlineSchema(model, { ...(resolvePointer(model.doc, $ref.replace(/^#/, "")) as Schema), ...rest }, depth - 1);
+    return inlineSchema(model, { ...(resolvePointer(model.doc, $ref.replace(/^#/, "")) as Schema), ...rest }, place, depth - 1, budget);
   }
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) || k.startsWith("x-") ? v : inlineSchema(model, v, depth)]));
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) || k.startsWith("x-") ? v : inlineSchema(model, v, place, depth, budget)]));
 }
 
 const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
@@ -36,10 +42,15 @@ const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].f
  * (0 when none) up to their maximum, else their default, else the int32/int64 limit, else minimum + 100 (a
  * server may refuse a large page size whose maximum is not shown); short strings and arrays.
  */
-export function conservative(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(conservative);
+export function conservative(schema: unknown, place = ""): unknown {
+  if (Array.isArray(schema)) return schema.map((s, i) => conservative(s, `${place}/${i}`));
   if (!isObject(schema)) return schema;
-  const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) ? v : conservative(v)]));
+  const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) ? v : conservative(v, `${place}/${k}`)]));
+  // Sizes the generator builds stay within the bounds: larger maxima are capped, larger minima stop generation.
+  if (typeof out.minLength === "number" && out.minLength > MAX_GENERATED_LENGTH) throw new BoundExceeded(place, `minLength ${out.minLength} is over the ${MAX_GENERATED_LENGTH} characters the suite generates`);
+  if (typeof out.minItems === "number" && out.minItems > MAX_GENERATED_ITEMS) throw new BoundExceeded(place, `minItems ${out.minItems} is over the ${MAX_GENERATED_ITEMS} items the suite generates`);
+  if (typeof out.maxLength === "number" && out.maxLength > MAX_GENERATED_LENGTH) out.maxLength = MAX_GENERATED_LENGTH;
+  if (typeof out.maxItems === "number" && out.maxItems > MAX_GENERATED_ITEMS) out.maxItems = MAX_GENERATED_ITEMS;
   const types = typesOf(out);
   if (types.includes("integer") || types.includes("number")) {
     const min = out.minimum ?? 0;
@@ -56,7 +67,13 @@ export function conservative(schema: unknown): unknown {
 
 /** `count` valid values of the schema at `pointer` (fewer when the generator cannot satisfy it); repeatable. */
 export function validSamples(model: SpecModel, pointer: string, count: number, seed = GENERATION_SEED): unknown[] {
-  const schema = conservative(inlineSchema(model, { $ref: `#${pointer}` }));
+  let schema: unknown;
+  try {
+    schema = conservative(inlineSchema(model, { $ref: `#${pointer}` }, pointer));
+  } catch (err) {
+    // A size bound inside the inlined copy: name the schema generated and the bound.
+    throw err instanceof BoundExceeded && !err.place.startsWith(pointer) ? new BoundExceeded(`${pointer} (at ${err.place} of its inlined copy)`, err.bound) : err;
+  }
   const out: unknown[] = [];
   for (let i = 0; out.length < count && i < count * 4; i++) {
     let value: unknown;
@@ -88,8 +105,8 @@ export function boundaries(model: SpecModel, schema: unknown): Boundary[] {
     if (s.format === "int32") out.push({ what: "int32 maximum", value: INT32_MAX });
   }
   if (types.includes("string") && s.pattern === undefined && s.enum === undefined) {
-    if (typeof s.minLength === "number" && s.minLength > 0) out.push({ what: `minLength ${s.minLength}`, value: "a".repeat(s.minLength) });
-    if (typeof s.maxLength === "number" && s.maxLength <= 10_000) out.push({ what: `maxLength ${s.maxLength}`, value: "a".repeat(s.maxLength) });
+    if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength <= MAX_GENERATED_LENGTH) out.push({ what: `minLength ${s.minLength}`, value: "a".repeat(s.minLength) });
+    if (typeof s.maxLength === "number" && s.maxLength <= MAX_GENERATED_LENGTH) out.push({ what: `maxLength ${s.maxLength}`, value: "a".repeat(s.maxLength) });
   }
   return out;
 }
@@ -113,12 +130,10 @@ export function jsonType(v: unknown): string {
 const allows = (types: string[], t: string) => types.includes(t) || (t === "integer" && types.includes("number"));
 
 /** Values that break a (dereferenced) schema: wrong JSON type, out of range, outside the enum, pattern, format. */
-/** The longest string or array a length mutation builds (a maxLength of millions is not probed). */
-const MAX_GENERATED_LENGTH = 10_000;
-
-export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
+export function invalidValues(model: SpecModel, schema: unknown, depth = 0): Mutation[] {
   const s = model.deref(schema, "").schema;
-  if (!isObject(s)) return [];
+  // Arrays of arrays are probed a few levels deep (an `items` cycle would never end).
+  if (!isObject(s) || depth > REF_DEPTH) return [];
   const types = typesOf(s);
   const out: Mutation[] = [];
   if (types.length > 0) {
@@ -137,7 +152,7 @@ export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
   // A format only names the range: its violation accepted is a warning, like any other format's.
   if (s.format === "int32" && s.maximum === undefined) out.push({ what: "beyond int32 (format only)", value: INT32_MAX + 1, demand: "warning" });
   if (types.includes("string") || (types.length === 0 && (s.minLength !== undefined || s.maxLength !== undefined))) {
-    if (typeof s.minLength === "number" && s.minLength > 0) out.push({ what: `shorter than minLength ${s.minLength}`, value: "x".repeat(s.minLength - 1), demand: "error" });
+    if (typeof s.minLength === "number" && s.minLength > 0 && s.minLength <= MAX_GENERATED_LENGTH) out.push({ what: `shorter than minLength ${s.minLength}`, value: "x".repeat(s.minLength - 1), demand: "error" });
     if (typeof s.maxLength === "number" && s.maxLength < MAX_GENERATED_LENGTH) out.push({ what: `longer than maxLength ${s.maxLength}`, value: "x".repeat(s.maxLength + 1), demand: "error" });
   }
   if (s.const !== undefined && (typeof s.const === "string" || typeof s.const === "number")) {
@@ -145,18 +160,19 @@ export function invalidValues(model: SpecModel, schema: unknown): Mutation[] {
   }
   if (Array.isArray(s.enum) && s.enum.every((e: unknown) => typeof e === "string")) out.push({ what: "a value outside the enum", value: "not-an-allowed-value", demand: "error" });
   if (typeof s.pattern === "string") {
-    const re = new RegExp(s.pattern, "u");
-    const bad = ["not matching!", "x", "0", "-"].find((c) => !re.test(c));
+    // RE2 (linear time): a catastrophic pattern cannot hang the generator; one RE2 cannot run yields no mutation.
+    const re = linearRegExp(s.pattern, "u");
+    const bad = re.unchecked ? undefined : ["not matching!", "x", "0", "-"].find((c) => !re.test(c));
     if (bad !== undefined) out.push({ what: `a string not matching ${s.pattern}`, value: bad, demand: "warning" });
   }
   if (typeof s.format === "string" && ["uri", "date-time", "email", "uuid"].includes(s.format)) out.push({ what: `a string that is not a ${s.format}`, value: "not a valid value", demand: "warning" });
   if (types.includes("array") && s.items !== undefined) {
-    for (const m of invalidValues(model, s.items)) out.push({ ...m, what: `an item that is ${m.what}`, value: [m.value] });
+    for (const m of invalidValues(model, s.items, depth + 1)) out.push({ ...m, what: `an item that is ${m.what}`, value: [m.value] });
     if (typeof s.minItems === "number" && s.minItems > 0) out.push({ what: `fewer than ${s.minItems} items`, value: [], demand: "error" });
     const itemSchema = model.deref(s.items, "").schema;
     const itemTypes = isObject(itemSchema) ? typesOf(itemSchema) : [];
     const item = isObject(itemSchema) && Array.isArray(itemSchema.enum) ? itemSchema.enum[0] : TYPED_VALUES.find((v) => allows(itemTypes, jsonType(v)));
-    if (typeof s.maxItems === "number" && s.maxItems < MAX_GENERATED_LENGTH && item !== undefined && s.uniqueItems !== true)
+    if (typeof s.maxItems === "number" && s.maxItems < MAX_GENERATED_ITEMS && item !== undefined && s.uniqueItems !== true)
       out.push({ what: `more than ${s.maxItems} items`, value: Array.from({ length: s.maxItems + 1 }, () => item), demand: "error" });
   }
   return out;

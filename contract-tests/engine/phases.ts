@@ -12,11 +12,12 @@ import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, cloneValues, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
+import { dotSegmentIn } from "../boundary.js";
 
-const clone = (v: Values): Values => structuredClone(v);
+const clone = cloneValues;
 
 /** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
 function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
@@ -65,6 +66,11 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
 }
 
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
+/** A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
+function refuseDotValue(link: string, source: string, name: string, value: unknown): void {
+  if (typeof value === "string" && dotSegmentIn(value) !== undefined) skip(`skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`);
+}
+
 function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   for (const { source, link } of allLinks(ctx.model.operations).filter((l) => l.link.operationId === op.operationId))
@@ -72,6 +78,7 @@ function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unk
       for (const [name, expr] of Object.entries(link.parameters)) {
         const p = linkParameter(op, name);
         const v = evaluate(expr, ex);
+        if (p?.in === "path") refuseDotValue(link.name, source, p.name, v);
         if (p && v !== undefined) out.set(p.name, [...(out.get(p.name) ?? []), v]);
       }
   return out;
@@ -191,6 +198,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
   if (!from) skip(`skipped: no successful ${source} response to follow the link from`);
   const params = Object.entries(link.parameters).map(([name, expr]) => ({ p: linkParameter(target, name), value: evaluate(expr, from), all: everyValue(expr, from) }));
   const usable = params.filter((x) => x.p && x.value !== undefined);
+  for (const x of usable) if (x.p!.in === "path") refuseDotValue(link.name, source, x.p!.name, x.value);
   if (usable.length === 0) skip(`skipped: the link's expressions found nothing in the ${source} response`);
   const linkedPath = Object.fromEntries(usable.filter((x) => x.p!.in === "path").map((x) => [x.p!.name, x.value]));
   const values = base(ctx, target, linkedPath);

@@ -20,7 +20,19 @@ export interface Values {
 }
 
 /** No values yet. */
-export const emptyValues = (): Values => ({ path: {}, query: {}, header: {}, cookie: {} });
+export const emptyValues = (): Values => ({ path: dict(), query: dict(), header: dict(), cookie: dict() });
+
+/**
+ * A map of names to values without a prototype: a parameter or member named `__proto__`, `constructor` or
+ * `toString` (the document names them) is an ordinary entry, never the prototype's.
+ */
+export const dict = <T = unknown>(from: Record<string, T> = {}): Record<string, T> => Object.assign(Object.create(null) as Record<string, T>, from);
+
+/** A deep copy of values whose buckets stay prototype-free maps. */
+export function cloneValues(v: Values): Values {
+  const c = structuredClone(v);
+  return { ...c, path: dict(c.path), query: dict(c.query), header: dict(c.header), cookie: dict(c.cookie) };
+}
 
 /** The values of one parameter location (`path`, `query`, `header` or `cookie`). */
 export function bucketOf(values: Values, where: string): Record<string, unknown> {
@@ -126,7 +138,7 @@ function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
 
 /** Builds the request for `op` with `values`. */
 export function toRequest(op: OperationEntry, values: Values, extra: Partial<RequestSpec> = {}): RequestSpec {
-  const query: Record<string, string | string[]> = {};
+  const query: Record<string, string | string[]> = dict();
   for (const [name, value] of Object.entries(values.query)) {
     const p = op.parameters.find((x) => x.in === "query" && x.name === name);
     if (value === undefined || !p) continue;
@@ -135,7 +147,7 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
       query[key] = seen === undefined ? (p.style === "form" && p.explode && Array.isArray(value) ? [text] : text) : [...[seen].flat(), text];
     }
   }
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = dict();
   const wire = (where: string, name: string, value: unknown) => {
     const p = op.parameters.find((x) => x.in === where && x.name === name);
     const text = p ? serialize(p, value) : String(value);
@@ -148,7 +160,7 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     operation: op.operationId,
     method: op.method,
     path: expandPath(op, values.path),
-    ...(Object.keys(values.path).length ? { pathParams: { ...values.path } } : {}),
+    ...(Object.keys(values.path).length ? { pathParams: dict(values.path) } : {}),
     query,
     ...(Object.keys(headers).length ? { headers } : {}),
     ...(values.body ? bodyFields(op, values.body.value) : {}),
@@ -197,7 +209,7 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
   if (!media || isJsonMedia(media.mediaType)) return value;
   if (!FORM_MEDIA.test(media.mediaType) && !MULTIPART_MEDIA.test(media.mediaType)) return fieldText(value);
   const schema = media.schemaPointer ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {}) : {};
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = dict();
   for (const [name, text] of formFields(value)) {
     const p: ParameterEntry = { name, in: "query", required: false, style: "form", explode: true, schema: schema.properties?.[name] ?? {}, schemaPointer: "", examples: [] };
     const read = fromWire(model, p, [text]);
@@ -221,10 +233,10 @@ function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry
 /** Top-level body members the settings pin (e.g. `createSitemapRequest.url`), applied over an object body. */
 export function withConfiguredMembers(settings: Settings, op: OperationEntry, body: unknown, except?: string): unknown {
   if (jsonType(body) !== "object") return body;
-  const out = { ...(body as Record<string, unknown>) };
+  const out = dict(body as Record<string, unknown>);
   for (const key of Object.keys(settings.params)) {
     const [opId, name] = key.includes(".") ? key.split(".", 2) : [op.operationId, key];
-    if (opId === op.operationId && name && name !== except && !op.parameters.some((p) => p.name === name) && (name in out || key.includes("."))) out[name] = settings.params[key];
+    if (opId === op.operationId && name && name !== except && !op.parameters.some((p) => p.name === name) && (Object.hasOwn(out, name) || key.includes("."))) out[name] = settings.params[key];
   }
   return out;
 }
@@ -241,7 +253,7 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
     if (p.in === "path") {
       const configured = configuredValue(settings, op.operationId, p.name);
       if (configured.found) values.path[p.name] = configured.value;
-      else if (p.name in linked) values.path[p.name] = linked[p.name];
+      else if (Object.hasOwn(linked, p.name)) values.path[p.name] = linked[p.name];
       else if (live) return { skip: `skipped: needs CONTRACT_PARAMS {"${op.operationId}.${p.name}": ...}${op.safe ? " (or a link that supplies it)" : " (a resource the suite may change)"}` };
       else {
         const v = parameterValue(model, settings, op, p, true);

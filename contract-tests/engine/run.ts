@@ -7,9 +7,10 @@ import { causeText } from "../../src/errors.js";
 import { runChecks } from "../checks/index.js";
 import { specModel, type SpecModel } from "../model.js";
 import { moduleScenarios, timeoutFor } from "../modules/index.js";
-import { accepts, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
+import { entryKey, findingKey, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
 import type { Settings } from "../settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
+import { requestUrl } from "../boundary.js";
 import { wireRules } from "../wire.js";
 import { linkOrder } from "./links.js";
 import type { Finding } from "../types.js";
@@ -95,8 +96,9 @@ export class ContractRun {
     }
     const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
-    const valid = this.baseline.entries.filter((e) => !isExpired(e, today()));
-    const accepted = all.filter((f) => valid.some((e) => accepts(e, f)));
+    const now = today();
+    const valid = new Set(this.baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
+    const accepted = all.filter((f) => valid.has(findingKey(f)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}) });
@@ -115,7 +117,13 @@ export class ContractRun {
  */
 export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">): Promise<string | undefined> {
   const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
-  const url = `${settings.baseUrl}${probe ? probe.path : "/"}`;
+  // The probe goes through the request boundary like every request; a path it refuses is probed as the base URL.
+  let url: string;
+  try {
+    url = requestUrl(settings.baseUrl, probe ? probe.path : "/", "", "the preflight");
+  } catch {
+    url = requestUrl(settings.baseUrl, "/", "", "the preflight");
+  }
   const timeoutMs = settings.preflightTimeoutMs;
   try {
     const res = await fetch(url, { method: "GET", redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });

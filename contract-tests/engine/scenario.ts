@@ -35,7 +35,7 @@ export class Verdict {
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
     this.exchanges++;
     const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...ctx };
-    this.findings.push(...runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full));
+    for (const f of runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full)) this.findings.push(f);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];
       kept.push(ex);

@@ -32,6 +32,11 @@ export function placeOf(f: Pick<Finding, "instancePath" | "title">): string {
   return f.instancePath !== undefined && f.instancePath !== "" ? f.instancePath.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1") : f.title;
 }
 
+/** The key a baseline entry and the findings it accepts share (for lookups in a baseline of any size). */
+export const entryKey = (e: Pick<BaselineEntry, "check" | "operation" | "place">) => `${e.check}\u0000${e.operation}\u0000${e.place}`;
+/** The key of a finding, as {@link entryKey}. */
+export const findingKey = (f: Finding) => entryKey({ check: f.check, operation: f.operation, place: placeOf(f) });
+
 /** True when `entry` accepts `finding`. */
 export function accepts(entry: BaselineEntry, f: Finding): boolean {
   return entry.check === f.check && entry.operation === f.operation && entry.place === placeOf(f);
@@ -46,7 +51,9 @@ export function loadBaseline(path: string | undefined): Baseline {
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (err) {
-    throw new BaselineError(`CONTRACT_BASELINE ${path} is not valid JSON: ${(err as Error).message}`);
+    // The position only, never the parser's message: it quotes the file, which may be a secret named by mistake.
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw new BaselineError(`CONTRACT_BASELINE ${path} is not valid JSON${at ? ` (at character ${at})` : ""}; its content is not shown`);
   }
   const entries = (data as { entries?: unknown })?.entries;
   if (!Array.isArray(entries)) throw new BaselineError(`CONTRACT_BASELINE ${path} must be an object with an "entries" array`);

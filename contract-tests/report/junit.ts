@@ -2,6 +2,10 @@
 import junitModule, { type Builder } from "junit-report-builder";
 import type { ScenarioResult } from "../engine/run.js";
 import { formatFinding } from "./render.js";
+import { outsideText } from "../../openapi/lib/outside-text.js";
+
+/** Outside strings (XML escaping is the builder's; control characters, invalid in XML 1.0, are made visible here). */
+const t = (v: unknown) => outsideText(v, "terminal");
 
 // junit-report-builder is CommonJS with a default export: under Node's ESM the default import is the module object.
 const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);
@@ -15,14 +19,14 @@ export function formatJUnit(results: ScenarioResult[]): string {
   const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
   for (const r of results) {
     let suite = suites.get(r.operation);
-    if (!suite) suites.set(r.operation, (suite = builder.testSuite().name(r.operation)));
-    const tc = suite.testCase().className(`contract.${r.operation}`).name(r.title);
+    if (!suite) suites.set(r.operation, (suite = builder.testSuite().name(t(r.operation))));
+    const tc = suite.testCase().className(`contract.${t(r.operation)}`).name(t(r.title));
     const errors = r.findings.filter((f) => f.severity === "error");
-    if (r.error) tc.error(`internal error: ${r.error.split("\n")[0]}`, "internal", r.error);
-    else if (r.status === "failed") tc.failure(`${errors.length} contract finding(s): ${[...new Set(errors.map((f) => f.check))].join(", ")}`, "contract").stacktrace(errors.map(formatFinding).join("\n"));
-    else if (r.status === "skipped") tc.skipped().property("skip-reason", r.skipReason ?? "");
-    for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES)) tc.property("warning", `${w.check}: ${w.title}`);
-    for (const a of r.accepted) tc.property("accepted", `${a.check}: ${a.title}`);
+    if (r.error) tc.error(`internal error: ${t(r.error.split("\n")[0])}`, "internal", r.error.split("\n").map(t).join("\n"));
+    else if (r.status === "failed") tc.failure(`${errors.length} contract finding(s): ${[...new Set(errors.map((f) => f.check))].map(t).join(", ")}`, "contract").stacktrace(errors.map(formatFinding).join("\n"));
+    else if (r.status === "skipped") tc.skipped().property("skip-reason", t(r.skipReason ?? ""));
+    for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES)) tc.property("warning", t(`${w.check}: ${w.title}`));
+    for (const a of r.accepted) tc.property("accepted", t(`${a.check}: ${a.title}`));
   }
   return builder.build();
 }

@@ -4,7 +4,11 @@
  */
 import type { ScenarioResult } from "../engine/run.js";
 import type { Finding } from "../types.js";
-import { accepts, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
+import { accepts, entryKey, findingKey, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
+import { outsideText } from "../../openapi/lib/outside-text.js";
+
+/** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
+const t = (v: unknown) => outsideText(v, "terminal");
 
 /** A finding of the run: the same rule broken in several places or scenarios is one entry with its count. */
 export type ReportedFinding = Finding & { scenario: string; test: string; /** Every scenario it occurred in. */ tests: string[] };
@@ -55,12 +59,18 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
   const tag = (r: ScenarioResult) => (f: Finding) => ({ ...f, scenario: r.id, test: r.title });
   const findings = merge(results.flatMap((r) => r.findings.map(tag(r))));
   const acceptedRaw = merge(results.flatMap((r) => r.accepted.map(tag(r))));
+  // Lookups by key: a baseline of 150,000 entries is read once, not once per finding.
+  const byKey = new Map<string, BaselineEntry>();
+  for (const e of baseline.entries) if (!byKey.has(entryKey(e))) byKey.set(entryKey(e), e);
   const accepted = acceptedRaw.map((f) => {
-    const entry = baseline.entries.find((e) => accepts(e, f))!;
+    const entry = byKey.get(findingKey(f)) ?? baseline.entries.find((e) => accepts(e, f))!;
     return { ...f, reason: entry.reason, expires: entry.expires };
   });
-  const expired = baseline.entries.filter((e) => isExpired(e, today(now)) && findings.some((f) => accepts(e, f)));
-  const fixed = baseline.entries.filter((e) => ![...findings, ...acceptedRaw].some((f) => accepts(e, f)));
+  const found = new Set(findings.map(findingKey));
+  const occurring = new Set([...findings, ...acceptedRaw].map(findingKey));
+  const day = today(now);
+  const expired = baseline.entries.filter((e) => isExpired(e, day) && found.has(entryKey(e)));
+  const fixed = baseline.entries.filter((e) => !occurring.has(entryKey(e)));
   const errors = findings.filter((f) => f.severity === "error");
   const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
   const count = (s: ScenarioResult["status"]) => results.filter((r) => r.status === s).length;
@@ -94,37 +104,39 @@ const MAX_CURL_CHARS = 600;
 /** Formats one finding as an indented block (a failing test's message, and a report entry). */
 export function formatFinding(f: Finding): string {
   const count = (f.count ?? 1) > 1 ? ` (×${f.count})` : "";
-  const lines = [`${f.severity === "error" ? "✗" : "!"} [${f.severity}] ${f.check}: ${f.title}${count}`];
-  const curl = f.curl.length > MAX_CURL_CHARS ? `${f.curl.slice(0, MAX_CURL_CHARS)}… (whole command in contract-report.json)` : f.curl;
-  lines.push(`    Request:       ${curl}`, `    Received:      ${f.received}`, `    Documented:    ${f.documented}`);
-  if (f.promise) lines.push(`    Promise:       ${f.promise}`);
-  if (f.schemaPath) lines.push(`    Schema path:   ${f.schemaPath}`);
-  if (f.instancePath !== undefined) lines.push(`    Instance path: ${f.instancePath || "(root)"}`);
-  if (f.value !== undefined) lines.push(`    Value:         ${JSON.stringify(f.value)?.slice(0, 200)}`);
+  const lines = [`${f.severity === "error" ? "✗" : "!"} [${f.severity}] ${t(f.check)}: ${t(f.title)}${count}`];
+  const curl = f.curl.length > MAX_CURL_CHARS ? `${t(f.curl.slice(0, MAX_CURL_CHARS))}… (whole command in contract-report.json)` : t(f.curl);
+  lines.push(`    Request:       ${curl}`, `    Received:      ${t(f.received)}`, `    Documented:    ${t(f.documented)}`);
+  if (f.promise) lines.push(`    Promise:       ${t(f.promise)}`);
+  if (f.schemaPath) lines.push(`    Schema path:   ${t(f.schemaPath)}`);
+  if (f.instancePath !== undefined) lines.push(`    Instance path: ${t(f.instancePath) || "(root)"}`);
+  if (f.value !== undefined) lines.push(`    Value:         ${t(JSON.stringify(f.value)?.slice(0, 200))}`);
   return lines.join("\n");
 }
 
 /** Every operation of the document, then anything else findings were about (the preflight, the suite). */
 function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
-  const known = report.operations.map((o) => ({ id: o.operationId, label: `${o.operationId} (${o.method} ${o.path})` }));
-  const other = [...new Set([...report.findings, ...report.accepted, ...report.skipped].map((x) => x.operation))].filter((id) => !known.some((k) => k.id === id));
-  return [...known, ...other.map((id) => ({ id, label: id }))];
+  const known = report.operations.map((o) => ({ id: o.operationId, label: `${t(o.operationId)} (${t(o.method)} ${t(o.path)})` }));
+  const ids = new Set(known.map((k) => k.id));
+  const other = new Set<string>();
+  for (const list of [report.findings, report.accepted, report.skipped]) for (const x of list) if (!ids.has(x.operation)) other.add(x.operation);
+  return [...known, ...[...other].map((id) => ({ id, label: t(id) }))];
 }
 
 /** The readable report, grouped by operation. */
 export function formatText(report: RunReport): string {
-  const out = [`Contract report: ${report.target.kind} target ${report.target.baseUrl} (strict: ${report.target.strict ? "on" : "off"}; document ${report.target.spec})`];
+  const out = [`Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}; document ${t(report.target.spec)})`];
   for (const { id: op, label } of operationsOf(report)) {
     const own = report.findings.filter((f) => f.operation === op).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
     out.push("", `== ${label} ==`);
     if (own.length === 0) out.push("  no findings");
-    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${f.tests.slice(0, 3).join("; ")}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`);
-    for (const a of report.accepted.filter((f) => f.operation === op)) out.push(`  ~ accepted by the baseline until ${a.expires}: ${a.check}: ${a.title} (${a.reason})`);
-    for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${s.test}: ${s.reason}`);
+    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`);
+    for (const a of report.accepted.filter((f) => f.operation === op)) out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
+    for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
   }
-  for (const e of report.internalErrors) out.push("", `!! internal error in ${e.scenario}: ${e.error.split("\n")[0]}`);
-  for (const e of report.baseline.expired) out.push("", `✗ baseline entry expired on ${e.expires}: ${e.operation} ${e.check} at ${e.place} (${e.reason})`);
-  for (const e of report.baseline.fixed) out.push("", `✓ fixed: baseline entry ${e.operation} ${e.check} at ${e.place} no longer occurs; remove it`);
+  for (const e of report.internalErrors) out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
+  for (const e of report.baseline.expired) out.push("", `✗ baseline entry expired on ${t(e.expires)}: ${t(e.operation)} ${t(e.check)} at ${t(e.place)} (${t(e.reason)})`);
+  for (const e of report.baseline.fixed) out.push("", `✓ fixed: baseline entry ${t(e.operation)} ${t(e.check)} at ${t(e.place)} no longer occurs; remove it`);
   const s = report.summary;
   out.push(
     "",
@@ -136,13 +148,18 @@ export function formatText(report: RunReport): string {
 /** Most curl commands the markdown summary shows (the JSON report has every one). */
 const MAX_MARKDOWN_CURLS = 20;
 
-/** A fenced code block whose fence is longer than any run of backticks in `text`. */
+/** A fenced code block whose fence is longer than any run of backticks in `text` (control characters shown escaped). */
 function fenced(lang: string, text: string): string[] {
-  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return [`${fence}${lang}`, text, fence];
+  let longest = 2;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${lang}`, outsideText(text), fence];
 }
 
-const cell = (t: string) => t.replace(/\|/g, "\\|").replace(/\n/g, " ").slice(0, 300);
+/** An outside string in a markdown table cell or list item (cut to 300 characters before it is escaped). */
+const cell = (v: unknown) => outsideText(typeof v === "string" ? v.slice(0, 300) : v, "markdown");
+/** An outside string as a markdown code span. */
+const code = (v: unknown) => outsideText(typeof v === "string" ? v.slice(0, 300) : v, "markdown-code");
 
 /** The markdown summary (reports/contract-summary.md; a CI job summary). */
 export function formatMarkdown(report: RunReport): string {
@@ -150,7 +167,7 @@ export function formatMarkdown(report: RunReport): string {
   const out = [
     `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : "❌ fail"}`,
     "",
-    `Target: ${report.target.kind} \`${report.target.baseUrl}\` (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
+    `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
     "",
     `| | count |`,
     `|---|---|`,
@@ -160,14 +177,18 @@ export function formatMarkdown(report: RunReport): string {
     `| baseline entries expired | ${s.expiredBaselineEntries} |`,
     `| baseline entries fixed | ${s.fixedBaselineEntries} |`,
   ];
+  // Lines are appended one by one: a baseline of any size (150,000 entries) never becomes a spread of arguments.
+  const add = (...parts: Array<string | string[]>) => {
+    for (const part of parts) for (const line of [part].flat()) out.push(line);
+  };
   const errors = report.findings.filter((f) => f.severity === "error");
-  if (errors.length) out.push("", "### Errors", "", "| operation | check | finding | received | where | promise |", "|---|---|---|---|---|---|", ...errors.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`));
-  if (errors.length) out.push("", "<details><summary>Reproduce: a curl per error (it reads the key from $CONTRACT_API_KEY)</summary>", "", ...errors.slice(0, MAX_MARKDOWN_CURLS).flatMap((f) => [`${f.operation} \`${f.check}\`: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]), "</details>");
-  if (report.accepted.length) out.push("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", ...report.accepted.map((f) => `| ${f.operation} | \`${f.check}\` | ${cell(f.title)} | ${cell(f.reason)} | ${f.expires} |`));
-  if (report.baseline.expired.length) out.push("", "### Expired baseline entries", "", ...report.baseline.expired.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\`, expired ${e.expires}`));
-  if (report.baseline.fixed.length) out.push("", "### Fixed (no longer occurring; remove from the baseline)", "", ...report.baseline.fixed.map((e) => `- ${e.operation} \`${e.check}\` at \`${e.place}\``));
+  if (errors.length) add("", "### Errors", "", "| operation | check | finding | received | where | promise |", "|---|---|---|---|---|---|", errors.map((f) => `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`));
+  if (errors.length) add("", "<details><summary>Reproduce: a curl per error (it reads the key from $CONTRACT_API_KEY)</summary>", "", errors.slice(0, MAX_MARKDOWN_CURLS).flatMap((f) => [`${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]), "</details>");
+  if (report.accepted.length) add("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", report.accepted.map((f) => `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.reason)} | ${cell(f.expires)} |`));
+  if (report.baseline.expired.length) add("", "### Expired baseline entries", "", report.baseline.expired.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}, expired ${cell(e.expires)}`));
+  if (report.baseline.fixed.length) add("", "### Fixed (no longer occurring; remove from the baseline)", "", report.baseline.fixed.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}`));
   const warnings = report.findings.filter((f) => f.severity === "warning");
-  if (warnings.length) out.push("", `<details><summary>${warnings.length} warning(s)</summary>`, "", ...warnings.map((f) => `- ${f.operation} \`${f.check}\`: ${cell(f.title)}`), "", "</details>");
-  if (report.skipped.length) out.push("", `<details><summary>${report.skipped.length} skipped scenario(s)</summary>`, "", ...report.skipped.map((x) => `- ${x.operation}: ${cell(x.test)}: ${cell(x.reason)}`), "", "</details>");
+  if (warnings.length) add("", `<details><summary>${warnings.length} warning(s)</summary>`, "", warnings.map((f) => `- ${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`), "", "</details>");
+  if (report.skipped.length) add("", `<details><summary>${report.skipped.length} skipped scenario(s)</summary>`, "", report.skipped.map((x) => `- ${cell(x.operation)}: ${cell(x.test)}: ${cell(x.reason)}`), "", "</details>");
   return `${out.join("\n")}\n`;
 }

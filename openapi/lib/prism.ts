@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { SPEC_PATH } from "./spec.js";
+import { assertSelfContainedFile } from "./self-contained.js";
 
 const require = createRequire(import.meta.url);
 
@@ -146,6 +147,8 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
   options.signal?.throwIfAborted();
   if (wanted !== 0 && options.checkPortFirst !== false && !(await isPortFree(wanted, host))) throw new PortInUseError(wanted, host);
 
+  // Prism resolves every $ref of the document, wherever it is: a non-local one is refused before it starts.
+  assertSelfContainedFile(options.spec ?? SPEC_PATH);
   const cli = require.resolve("@stoplight/prism-cli/dist/index.js");
   const args = ["--import", PRELOAD_URL, cli, mode, "-h", host, "-p", String(wanted), "-v", options.logLevel ?? "warn"];
   if (mode === "proxy") {

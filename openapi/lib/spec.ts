@@ -7,8 +7,9 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
-import { parse } from "yaml";
 import { fileURLToPath } from "node:url";
+import { ajvRegExp } from "./regex.js";
+import { assertSelfContained, parseDocumentText, parseErrorPlace } from "./self-contained.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
@@ -42,21 +43,26 @@ export const isMapping = (v: unknown): v is Record<string, any> => v !== null &&
 export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
   let doc: unknown;
   try {
-    doc = parse(readFileSync(path, "utf8"));
+    doc = parseDocumentText(readFileSync(path, "utf8"));
   } catch (err) {
-    throw new DocumentError(`${path} cannot be read as YAML or JSON: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
+    // The place only, never the parser's message or excerpt: the file may be a secret named by mistake.
+    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
   }
-  if (!isMapping(doc)) throw new DocumentError(`${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : JSON.stringify(doc)?.slice(0, 40) ?? "nothing"}`);
+  if (!isMapping(doc)) throw new DocumentError(`${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : doc === null || doc === undefined ? "nothing" : `a ${typeof doc}`}`);
   const openapi = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (!(openapi && /^3\.[0-2]\.\d/.test(openapi)) && String(doc.swagger) !== "2.0") {
-    throw new DocumentError(`${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${JSON.stringify(doc.openapi ?? doc.swagger ?? null)}`);
+    throw new DocumentError(`${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${shownVersion(doc.openapi ?? doc.swagger ?? null)}`);
   }
   if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
+  assertSelfContained(doc, path);
   checkReferences(doc, path);
   checkOperationIds(doc, path);
   const read = openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
   return nullableWithoutType(read);
 }
+
+/** A version field as shown in an error: a version-like text as it is, anything else by its type only (never a secret's text). */
+const shownVersion = (v: unknown) => (typeof v === "string" && /^\d{1,3}(\.\d{1,3}){0,3}$/.test(v)) || typeof v === "number" || v === null ? JSON.stringify(v) : `a ${typeof v} that is not a version`;
 
 /**
  * `nullable: true` where no `type` is written (OpenAPI 3.0's way of making a `$ref` or an `allOf` nullable,
@@ -179,7 +185,8 @@ export class SpecValidator {
 
   constructor(readonly spec: OpenApiDocument = loadSpec()) {
     // verbose: each error carries the schema object it failed in, so schemaPathOf can say where in the document it is.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
+    // Patterns run on RE2 (linear time): a document's catastrophic pattern cannot hang validation.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true, code: { regExp: ajvRegExp } });
     addFormats(this.ajv);
     // The whole document is one resource, so `#/components/schemas/...` references resolve in place.
     this.ajv.addSchema(spec, SPEC_ID);

@@ -1,0 +1,82 @@
+/**
+ * A document is untrusted input (a colleague's, a fork's pull request, a staging host's), and every tool
+ * that reads it resolves `$ref`s wherever they are: Prism and Redocly follow a `$ref` inside an `x-`
+ * extension, an Example Object or an example value too, fetching a URL (SSRF) or reading a local file
+ * (`/etc/passwd`, `../.npmrc`) and serving or publishing what they got. So before any tool sees a document
+ * (the suite, the Prism mock, the docs build, the generator, the linters), it is checked here, once, whole:
+ * every `$ref` anywhere must be local (`#...`). Anything else is refused with the place named; the
+ * document is bundled into one file first (e.g. `npx redocly bundle`, on a document one trusts).
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { DocumentError, pointerSegment } from "./spec.js";
+
+/** The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`. */
+export function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknown }> {
+  const found: Array<{ at: string; ref: unknown }> = [];
+  // Iterative: a 100,000-deep document cannot overflow the stack. Shared nodes (YAML aliases) are visited once.
+  const seen = new Set<object>();
+  const stack: Array<[unknown, string]> = [[doc, ""]];
+  while (stack.length > 0 && found.length < limit) {
+    const [node, at] = stack.pop()!;
+    if (node === null || typeof node !== "object" || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${at}/${i}`]);
+      continue;
+    }
+    const ref = (node as Record<string, unknown>).$ref;
+    if (Object.hasOwn(node, "$ref") && !(typeof ref === "string" && ref.startsWith("#"))) found.push({ at: at || "/", ref });
+    const entries = Object.entries(node as Record<string, unknown>);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], `${at}/${pointerSegment(entries[i]![0])}`]);
+  }
+  return found;
+}
+
+/** Throws {@link DocumentError} naming the first non-local `$ref` of `doc` (`label` names the file). */
+export function assertSelfContained(doc: unknown, label: string): void {
+  const [first] = externalRefs(doc, 1);
+  if (!first) return;
+  const shown = typeof first.ref === "string" ? JSON.stringify(first.ref.slice(0, 200)) : `a ${first.ref === null ? "null" : typeof first.ref}`;
+  throw new DocumentError(`${label}: the $ref ${shown} at ${first.at} points outside the document; bundle it into one file first (e.g. npx redocly bundle): every $ref, wherever it is (extensions and examples included), must be local (#/...), since the tools that read the document would fetch the URL or read the file`);
+}
+
+/**
+ * Why a file could not be parsed, without quoting it (a file named by mistake may be a secret: an `.npmrc`,
+ * `/proc/self/environ`): the parser's error code and the line and column, never its message or excerpt.
+ */
+export function parseErrorPlace(err: unknown): string {
+  const e = err as { code?: unknown; linePos?: Array<{ line: number; col: number }> };
+  const code = typeof e?.code === "string" ? e.code : "a syntax error";
+  const pos = e?.linePos?.[0];
+  return pos ? `${code} at line ${pos.line}, column ${pos.col}` : code;
+}
+
+/**
+ * A document's text parsed: a JSON text with JSON.parse (the yaml parser takes some 15 s per MB of JSON,
+ * and public documents are often megabytes of JSON), anything else as YAML. Throws the parser's error.
+ */
+export function parseDocumentText(text: string): unknown {
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Not JSON after all (YAML flow style): the YAML parser decides.
+    }
+  }
+  return parse(text);
+}
+
+/**
+ * Reads a document file and checks it is self-contained, before it is handed to a tool that reads it itself
+ * (Prism, Redocly). Throws {@link DocumentError} naming the file and the rule; its content is never quoted.
+ */
+export function assertSelfContainedFile(path: string): void {
+  let doc: unknown;
+  try {
+    doc = parseDocumentText(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
+  }
+  assertSelfContained(doc, path);
+}
