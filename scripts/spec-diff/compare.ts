@@ -258,22 +258,33 @@ function compareRequestBody(pair: Pair, o: OperationPair, operation: string, opP
 }
 
 /** Media types of a body: removed, added, and the schemas of the common ones. */
+/** A media type's essence: `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
+const essence = (media: string): string => media.split(";")[0]!.trim().toLowerCase();
+
 function compareContent(pair: Pair, side: "request" | "response", ca: unknown, pa: string, cb: unknown, pb: string, where: string, operation: string): void {
   const [a, b] = [isMapping(ca) ? ca : {}, isMapping(cb) ? cb : {}];
   const { base, head } = pair[side];
-  for (const media of Object.keys(a)) if (!(media in b)) pair.emit({ rule: `${side}-media-type-removed`, pointer: `${pa}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "remove", before: media });
-  for (const media of Object.keys(b)) {
+  // Media types pair by key, then what is left by essence (`application/json` and `application/json; charset=utf-8`).
+  const pairs: Array<[string, string]> = Object.keys(b).filter((m) => m in a).map((m) => [m, m]);
+  const leftA = Object.keys(a).filter((m) => !(m in b));
+  const leftB = Object.keys(b).filter((m) => !(m in a));
+  for (const mb of [...leftB]) {
+    const ma = leftA.find((m) => essence(m) === essence(mb));
+    if (ma === undefined) continue;
+    pairs.push([ma, mb]);
+    leftA.splice(leftA.indexOf(ma), 1);
+    leftB.splice(leftB.indexOf(mb), 1);
+  }
+  for (const media of leftA) pair.emit({ rule: `${side}-media-type-removed`, pointer: `${pa}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "remove", before: media });
+  for (const media of leftB) pair.emit({ rule: `${side}-media-type-added`, pointer: `${pb}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "add", after: media });
+  for (const [mediaA, media] of pairs) {
     const at = `${pb}/content/${pointerSegment(media)}`;
-    if (!(media in a)) {
-      pair.emit({ rule: `${side}-media-type-added`, pointer: at, where: `${where} (${media})`, operation, action: "add", after: media });
-      continue;
-    }
-    const [ma, mb] = [a[media] ?? {}, b[media] ?? {}];
+    const [ma, mb] = [a[mediaA] ?? {}, b[media] ?? {}];
     for (const k of ["example", "examples"]) if (!same(ma[k], mb[k])) pair.emit({ rule: "annotation-changed", pointer: `${at}/${k}`, where: `${where} (${media})`, operation, action: action(ma[k], mb[k]) });
     if (ma.schema === undefined && mb.schema === undefined) continue;
     // Form fields travel as text, as parameters do.
     const text = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(media);
-    compareSchema(ma.schema, `${pa}/content/${pointerSegment(media)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text, emit: pair.emit });
+    compareSchema(ma.schema, `${pa}/content/${pointerSegment(mediaA)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text, emit: pair.emit });
   }
 }
 

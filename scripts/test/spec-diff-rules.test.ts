@@ -239,6 +239,12 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     expect(classifyChanges(get({ responses: { "2xx": { description: "ok" } } }), get({ responses: { "2XX": { description: "ok" } } }))).toEqual([]);
   });
 
+  it("a media type with parameters added is the same media type (RFC 9110 essence); its schema is still compared", () => {
+    const typed = (media: string, t: string): Doc => get({ responses: { "200": { description: "ok", content: { [media]: { schema: { type: t } } } } } });
+    expect(classifyChanges(typed("application/json", "string"), typed("application/json; charset=utf-8", "string"))).toEqual([]);
+    check(typed("application/json", "string"), typed("Application/JSON; charset=utf-8", "integer"), "response-type-changed", "breaking");
+  });
+
   it("form fields are text: integer → string in a urlencoded body is a widening", () => {
     const form = (t: string): Doc => doc({ "/items": { post: { requestBody: { content: { "application/x-www-form-urlencoded": { schema: prop({ type: t }) } } }, responses: ok } } });
     check(form("integer"), form("string"), "request-type-widened", "info");
