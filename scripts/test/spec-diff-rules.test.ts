@@ -324,6 +324,8 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
 
   it("a document that is not OpenAPI is refused with a message naming the side", () => {
     expect(() => classifyChanges(get(), { openapi: "9.9" } as Doc)).toThrow(/the revision.*"openapi" must be/);
+    const dangling = reply({ $ref: "#/components/schemas/Gone" });
+    expect(() => classifyChanges(get(), dangling, { base: "main:openapi/openapi.yaml", head: "openapi/openapi.yaml (working tree)" })).toThrow(/^openapi\/openapi\.yaml \(working tree\): the \$ref "#\/components\/schemas\/Gone" at .* does not resolve/);
   });
 });
 
