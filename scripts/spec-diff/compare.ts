@@ -43,12 +43,16 @@ export function compareDocuments(base: OpenApiDocument, head: OpenApiDocument): 
   for (const key of new Set([...Object.keys(base), ...Object.keys(head)])) {
     if (same(base[key], head[key])) continue;
     if (key === "tags" || key === "externalDocs" || key.startsWith("x-")) note("annotation-changed", ptr(key), `top-level ${key}`, base[key], head[key]);
-    else if (key === "servers") note("servers-changed", "/servers", "top-level servers", base[key], head[key]);
+    else if (key === "servers") note(serversRule(base[key], head[key]), "/servers", "top-level servers", base[key], head[key]);
     else if (key === "webhooks") compareWebhooks(pair);
   }
   comparePaths(pair);
   return findings;
 }
+
+/** A change of servers that only touches their descriptions is documentation. */
+const serversRule = (a: unknown, b: unknown): string =>
+  JSON.stringify(a, (k, v) => (k === "description" ? undefined : v)) === JSON.stringify(b, (k, v) => (k === "description" ? undefined : v)) ? "annotation-changed" : "servers-changed";
 
 const template = (route: string) => route.replace(/\{[^}]*\}/g, "{}");
 
@@ -77,7 +81,7 @@ function compareItem(pair: Pair, routeA: string, itemA: any, routeB: string, ite
     if ((key === "summary" || key === "description" || key.startsWith("x-")) && !same(itemA[key], itemB[key])) pair.emit({ rule: "annotation-changed", pointer: `${itemPtrB}/${key}`, where: `path ${routeB}`, action: action(itemA[key], itemB[key]), before: itemA[key], after: itemB[key] });
   }
   if (!same(itemA.servers, itemB.servers) && Object.keys(itemA).length > 0 && Object.keys(itemB).length > 0) {
-    pair.emit({ rule: "servers-changed", pointer: `${itemPtrB}/servers`, where: `path ${routeB}`, action: action(itemA.servers, itemB.servers), before: itemA.servers, after: itemB.servers });
+    pair.emit({ rule: serversRule(itemA.servers, itemB.servers), pointer: `${itemPtrB}/servers`, where: `path ${routeB}`, action: action(itemA.servers, itemB.servers), before: itemA.servers, after: itemB.servers });
   }
   for (const method of METHODS) {
     const [opA, opB] = [itemA[method], itemB[method]];
@@ -115,8 +119,9 @@ function compareOperation(pair: Pair, o: OperationPair): void {
     note("annotation-changed", `${opPtrB}/${pointerSegment(key)}`, `operation ${key}`, o.opA[key], o.opB[key]);
   }
   if (Boolean(o.opA.deprecated) !== Boolean(o.opB.deprecated)) note(o.opB.deprecated ? "operation-deprecated" : "operation-reactivated", `${opPtrB}/deprecated`, "the operation", o.opA.deprecated, o.opB.deprecated);
-  if (!same(o.opA.operationId, o.opB.operationId)) note("operation-id-changed", `${opPtrB}/operationId`, "the operation", o.opA.operationId, o.opB.operationId);
-  if (!same(o.opA.servers, o.opB.servers)) note("servers-changed", `${opPtrB}/servers`, "the operation", o.opA.servers, o.opB.servers);
+  // An operationId given where there was none names the operation for the first time: nothing that used a name breaks.
+  if (!same(o.opA.operationId, o.opB.operationId)) note(o.opA.operationId === undefined ? "annotation-changed" : "operation-id-changed", `${opPtrB}/operationId`, "the operation", o.opA.operationId, o.opB.operationId);
+  if (!same(o.opA.servers, o.opB.servers)) note(serversRule(o.opA.servers, o.opB.servers), `${opPtrB}/servers`, "the operation", o.opA.servers, o.opB.servers);
   if (!same(o.opA.callbacks, o.opB.callbacks)) note("webhook-changed", `${opPtrB}/callbacks`, "callbacks", undefined, undefined);
 
   compareSecurity(pair, o, operation, opPtrB);

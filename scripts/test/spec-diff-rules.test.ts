@@ -148,6 +148,8 @@ describe("operations, parameters, bodies, responses, security", () => {
     ["an operation no longer deprecated", get({ deprecated: true }), get(), "operation-reactivated", "info"],
     ["an operationId changed", get({ operationId: "a" }), get({ operationId: "b" }), "operation-id-changed", "warning"],
     ["servers changed", get({}, { servers: [{ url: "https://a" }] }), get({}, { servers: [{ url: "https://b" }] }), "servers-changed", "warning"],
+    ["a server's description changed", get({}, { servers: [{ url: "https://a", description: "x" }] }), get({}, { servers: [{ url: "https://a", description: "y" }] }), "annotation-changed", "info"],
+    ["an operationId given where there was none", get(), get({ operationId: "list" }), "annotation-changed", "info"],
     ["a callback changed", get({ callbacks: { c: { "{$request.body#/u}": { post: { responses: ok } } } } }), get({ callbacks: { c: { "{$request.body#/u}": { put: { responses: ok } } } } }), "webhook-changed", "warning"],
     ["a webhook removed", get({}, { webhooks: { w: { post: { responses: ok } } } }), get(), "operation-removed", "breaking"],
     ["a webhook changed", get({}, { webhooks: { w: { post: { responses: ok } } } }), get({}, { webhooks: { w: { post: { responses: { "204": { description: "" } } } } } }), "webhook-changed", "warning"],
