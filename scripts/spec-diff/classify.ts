@@ -34,11 +34,14 @@ export interface Change {
 const classOf = (level: Level, annotation: boolean | undefined): ChangeClass =>
   annotation ? "annotation" : level === "info" ? "non-breaking" : level;
 
-/** Compares two documents (base null: an empty one) and returns every change, classified. */
-export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocument): Change[] {
-  const headDoc = normalizeDocument(head, "the revision");
+/**
+ * Compares two documents (base null: an empty one) and returns every change, classified. A document that is
+ * not one the project reads is refused with a DocumentError naming it by `origins`.
+ */
+export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocument, origins = { base: "the base", head: "the revision" }): Change[] {
+  const headDoc = normalizeDocument(head, origins.head);
   const empty = { ...(head.swagger ? { swagger: head.swagger } : { openapi: head.openapi }), info: { title: "", version: "" }, paths: {} };
-  const baseDoc = normalizeDocument(base ?? empty, "the base");
+  const baseDoc = normalizeDocument(base ?? empty, origins.base);
   const changes = new Map<string, Change & { places: string[]; ops: string[] }>();
   // Both are read as OpenAPI 3.1, so the version they were written in is compared here.
   const version = (d: OpenApiDocument) => d.openapi ?? d.swagger;

@@ -43,12 +43,16 @@ export function compareDocuments(base: OpenApiDocument, head: OpenApiDocument): 
   for (const key of new Set([...Object.keys(base), ...Object.keys(head)])) {
     if (same(base[key], head[key])) continue;
     if (key === "tags" || key === "externalDocs" || key.startsWith("x-")) note("annotation-changed", ptr(key), `top-level ${key}`, base[key], head[key]);
-    else if (key === "servers") note("servers-changed", "/servers", "top-level servers", base[key], head[key]);
+    else if (key === "servers") note(serversRule(base[key], head[key]), "/servers", "top-level servers", base[key], head[key]);
     else if (key === "webhooks") compareWebhooks(pair);
   }
   comparePaths(pair);
   return findings;
 }
+
+/** A change of servers that only touches their descriptions is documentation. */
+const serversRule = (a: unknown, b: unknown): string =>
+  JSON.stringify(a, (k, v) => (k === "description" ? undefined : v)) === JSON.stringify(b, (k, v) => (k === "description" ? undefined : v)) ? "annotation-changed" : "servers-changed";
 
 const template = (route: string) => route.replace(/\{[^}]*\}/g, "{}");
 
@@ -77,7 +81,7 @@ function compareItem(pair: Pair, routeA: string, itemA: any, routeB: string, ite
     if ((key === "summary" || key === "description" || key.startsWith("x-")) && !same(itemA[key], itemB[key])) pair.emit({ rule: "annotation-changed", pointer: `${itemPtrB}/${key}`, where: `path ${routeB}`, action: action(itemA[key], itemB[key]), before: itemA[key], after: itemB[key] });
   }
   if (!same(itemA.servers, itemB.servers) && Object.keys(itemA).length > 0 && Object.keys(itemB).length > 0) {
-    pair.emit({ rule: "servers-changed", pointer: `${itemPtrB}/servers`, where: `path ${routeB}`, action: action(itemA.servers, itemB.servers), before: itemA.servers, after: itemB.servers });
+    pair.emit({ rule: serversRule(itemA.servers, itemB.servers), pointer: `${itemPtrB}/servers`, where: `path ${routeB}`, action: action(itemA.servers, itemB.servers), before: itemA.servers, after: itemB.servers });
   }
   for (const method of METHODS) {
     const [opA, opB] = [itemA[method], itemB[method]];
@@ -115,8 +119,9 @@ function compareOperation(pair: Pair, o: OperationPair): void {
     note("annotation-changed", `${opPtrB}/${pointerSegment(key)}`, `operation ${key}`, o.opA[key], o.opB[key]);
   }
   if (Boolean(o.opA.deprecated) !== Boolean(o.opB.deprecated)) note(o.opB.deprecated ? "operation-deprecated" : "operation-reactivated", `${opPtrB}/deprecated`, "the operation", o.opA.deprecated, o.opB.deprecated);
-  if (!same(o.opA.operationId, o.opB.operationId)) note("operation-id-changed", `${opPtrB}/operationId`, "the operation", o.opA.operationId, o.opB.operationId);
-  if (!same(o.opA.servers, o.opB.servers)) note("servers-changed", `${opPtrB}/servers`, "the operation", o.opA.servers, o.opB.servers);
+  // An operationId given where there was none names the operation for the first time: nothing that used a name breaks.
+  if (!same(o.opA.operationId, o.opB.operationId)) note(o.opA.operationId === undefined ? "annotation-changed" : "operation-id-changed", `${opPtrB}/operationId`, "the operation", o.opA.operationId, o.opB.operationId);
+  if (!same(o.opA.servers, o.opB.servers)) note(serversRule(o.opA.servers, o.opB.servers), `${opPtrB}/servers`, "the operation", o.opA.servers, o.opB.servers);
   if (!same(o.opA.callbacks, o.opB.callbacks)) note("webhook-changed", `${opPtrB}/callbacks`, "callbacks", undefined, undefined);
 
   compareSecurity(pair, o, operation, opPtrB);
@@ -258,22 +263,33 @@ function compareRequestBody(pair: Pair, o: OperationPair, operation: string, opP
 }
 
 /** Media types of a body: removed, added, and the schemas of the common ones. */
+/** A media type's essence: `type/subtype`, lowercased, without parameters (RFC 9110 §8.3.1). */
+const essence = (media: string): string => media.split(";")[0]!.trim().toLowerCase();
+
 function compareContent(pair: Pair, side: "request" | "response", ca: unknown, pa: string, cb: unknown, pb: string, where: string, operation: string): void {
   const [a, b] = [isMapping(ca) ? ca : {}, isMapping(cb) ? cb : {}];
   const { base, head } = pair[side];
-  for (const media of Object.keys(a)) if (!(media in b)) pair.emit({ rule: `${side}-media-type-removed`, pointer: `${pa}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "remove", before: media });
-  for (const media of Object.keys(b)) {
+  // Media types pair by key, then what is left by essence (`application/json` and `application/json; charset=utf-8`).
+  const pairs: Array<[string, string]> = Object.keys(b).filter((m) => m in a).map((m) => [m, m]);
+  const leftA = Object.keys(a).filter((m) => !(m in b));
+  const leftB = Object.keys(b).filter((m) => !(m in a));
+  for (const mb of [...leftB]) {
+    const ma = leftA.find((m) => essence(m) === essence(mb));
+    if (ma === undefined) continue;
+    pairs.push([ma, mb]);
+    leftA.splice(leftA.indexOf(ma), 1);
+    leftB.splice(leftB.indexOf(mb), 1);
+  }
+  for (const media of leftA) pair.emit({ rule: `${side}-media-type-removed`, pointer: `${pa}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "remove", before: media });
+  for (const media of leftB) pair.emit({ rule: `${side}-media-type-added`, pointer: `${pb}/content/${pointerSegment(media)}`, where: `${where} (${media})`, operation, action: "add", after: media });
+  for (const [mediaA, media] of pairs) {
     const at = `${pb}/content/${pointerSegment(media)}`;
-    if (!(media in a)) {
-      pair.emit({ rule: `${side}-media-type-added`, pointer: at, where: `${where} (${media})`, operation, action: "add", after: media });
-      continue;
-    }
-    const [ma, mb] = [a[media] ?? {}, b[media] ?? {}];
+    const [ma, mb] = [a[mediaA] ?? {}, b[media] ?? {}];
     for (const k of ["example", "examples"]) if (!same(ma[k], mb[k])) pair.emit({ rule: "annotation-changed", pointer: `${at}/${k}`, where: `${where} (${media})`, operation, action: action(ma[k], mb[k]) });
     if (ma.schema === undefined && mb.schema === undefined) continue;
     // Form fields travel as text, as parameters do.
     const text = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(media);
-    compareSchema(ma.schema, `${pa}/content/${pointerSegment(media)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text, emit: pair.emit });
+    compareSchema(ma.schema, `${pa}/content/${pointerSegment(mediaA)}/schema`, mb.schema, `${at}/schema`, { side, base, head, where: `${where} (${media})`, operation, text, emit: pair.emit });
   }
 }
 

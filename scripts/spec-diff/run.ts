@@ -46,7 +46,7 @@ const versionOf = (doc: OpenApiDocument): string => String(doc.info?.version ?? 
 /** Compares `openapi/openapi.yaml` at `baseRef` with the working tree of the repository at `dir`. */
 export function diffSpec(dir: string, baseRef: string): SpecDiff {
   const { repo, base, head } = loadDocuments(dir, baseRef);
-  const changes = classifyChanges(base, head);
+  const changes = classifyChanges(base, head, { base: `${baseRef}:${SPEC_IN_REPO}`, head: `${SPEC_IN_REPO} (working tree)` });
   const baseVersion = base ? versionOf(base) : null;
   const headVersion = versionOf(head);
   const breaking = changes.filter((c) => c.cls === "breaking").length;

@@ -148,6 +148,8 @@ describe("operations, parameters, bodies, responses, security", () => {
     ["an operation no longer deprecated", get({ deprecated: true }), get(), "operation-reactivated", "info"],
     ["an operationId changed", get({ operationId: "a" }), get({ operationId: "b" }), "operation-id-changed", "warning"],
     ["servers changed", get({}, { servers: [{ url: "https://a" }] }), get({}, { servers: [{ url: "https://b" }] }), "servers-changed", "warning"],
+    ["a server's description changed", get({}, { servers: [{ url: "https://a", description: "x" }] }), get({}, { servers: [{ url: "https://a", description: "y" }] }), "annotation-changed", "info"],
+    ["an operationId given where there was none", get(), get({ operationId: "list" }), "annotation-changed", "info"],
     ["a callback changed", get({ callbacks: { c: { "{$request.body#/u}": { post: { responses: ok } } } } }), get({ callbacks: { c: { "{$request.body#/u}": { put: { responses: ok } } } } }), "webhook-changed", "warning"],
     ["a webhook removed", get({}, { webhooks: { w: { post: { responses: ok } } } }), get(), "operation-removed", "breaking"],
     ["a webhook changed", get({}, { webhooks: { w: { post: { responses: ok } } } }), get({}, { webhooks: { w: { post: { responses: { "204": { description: "" } } } } } }), "webhook-changed", "warning"],
@@ -239,6 +241,12 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     expect(classifyChanges(get({ responses: { "2xx": { description: "ok" } } }), get({ responses: { "2XX": { description: "ok" } } }))).toEqual([]);
   });
 
+  it("a media type with parameters added is the same media type (RFC 9110 essence); its schema is still compared", () => {
+    const typed = (media: string, t: string): Doc => get({ responses: { "200": { description: "ok", content: { [media]: { schema: { type: t } } } } } });
+    expect(classifyChanges(typed("application/json", "string"), typed("application/json; charset=utf-8", "string"))).toEqual([]);
+    check(typed("application/json", "string"), typed("Application/JSON; charset=utf-8", "integer"), "response-type-changed", "breaking");
+  });
+
   it("form fields are text: integer → string in a urlencoded body is a widening", () => {
     const form = (t: string): Doc => doc({ "/items": { post: { requestBody: { content: { "application/x-www-form-urlencoded": { schema: prop({ type: t }) } } }, responses: ok } } });
     check(form("integer"), form("string"), "request-type-widened", "info");
@@ -318,6 +326,8 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
 
   it("a document that is not OpenAPI is refused with a message naming the side", () => {
     expect(() => classifyChanges(get(), { openapi: "9.9" } as Doc)).toThrow(/the revision.*"openapi" must be/);
+    const dangling = reply({ $ref: "#/components/schemas/Gone" });
+    expect(() => classifyChanges(get(), dangling, { base: "main:openapi/openapi.yaml", head: "openapi/openapi.yaml (working tree)" })).toThrow(/^openapi\/openapi\.yaml \(working tree\): the \$ref "#\/components\/schemas\/Gone" at .* does not resolve/);
   });
 });
 
