@@ -10,15 +10,16 @@
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model.js";
+import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 import { validSamples } from "./generate.js";
 import { bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, type Values } from "./requests.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
 
-/** The length of a long string: a few kilobytes, far beyond what a name or an id needs, cheap to send. */
-export const EDGE_STRING_LENGTH = 4096;
-/** The items of a long array (100 ids of 34 characters make a 3.5 kB query). */
-export const EDGE_ITEMS = 100;
+/** The length of a long string: a few kilobytes, far beyond what a name or an id needs, cheap to send (within the generators' bound). */
+export const EDGE_STRING_LENGTH = Math.min(4096, MAX_GENERATED_LENGTH);
+/** The items of a long array (100 ids of 34 characters make a 3.5 kB query), within the generators' bound. */
+export const EDGE_ITEMS = Math.min(100, MAX_GENERATED_ITEMS);
 /** The most edge requests per operation (one per unbounded value, in document order). */
 export const EDGE_REQUESTS_PER_OPERATION = 6;
 
