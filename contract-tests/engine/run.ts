@@ -125,12 +125,17 @@ export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" 
     url = requestUrl(settings.baseUrl, "/", "", "the preflight");
   }
   const timeoutMs = settings.preflightTimeoutMs;
-  try {
-    const res = await fetch(url, { method: "GET", redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });
-    await res.body?.cancel().catch(() => {});
-    return undefined;
-  } catch (err) {
-    return err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(url, { method: "GET", redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });
+      await res.body?.cancel().catch(() => {});
+      return undefined;
+    } catch (err) {
+      const reason = err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
+      // A kept-alive connection the server closed as it was reused never reached it: asked once more (as send does).
+      if (attempt === 0 && /ECONNRESET|other side closed|socket hang up/i.test(reason)) continue;
+      return reason;
+    }
   }
 }
 

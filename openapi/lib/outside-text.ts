@@ -7,8 +7,8 @@
  *   visible escapes (`\x1B`, `\u202E`), so a name cannot recolour, retitle or clear a terminal, fake a line
  *   of a report, or read backwards;
  * - for markdown (a CI job summary, rendered as HTML by GitHub), HTML's `<`, `>` and `&` become entities and
- *   markdown's punctuation is backslash-escaped, so `</details>`, `<img onerror=…>`, `<script>`,
- *   `[x](javascript:…)` links and `# headings` show as the text they are;
+ *   the markdown that makes links, code spans and table cells is backslash-escaped, so `</details>`,
+ *   `<img onerror=…>`, `<script>`, `[x](javascript:…)` links and `# headings` show as the text they are;
  * - inside a markdown code span the text is wrapped in enough backticks that it cannot close the span;
  * - `markdown-spans` is prose that marks names as `code spans` itself (e.g. spec:diff's change texts): each
  *   marked span is written as a code span, the rest as markdown text.
@@ -20,9 +20,14 @@ export type OutsideTarget = "terminal" | "markdown" | "markdown-code" | "markdow
 
 /** C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, and the Unicode line/paragraph separators. */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Markdown punctuation that can start a link, an emphasis, a code span, a table cell or a heading. */
-const MARKDOWN = /[\\`*_[\]|~#!]/g;
-const ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" };
+/**
+ * Markdown punctuation that can make a link or an image (`[`, `]`), a code span, or a table cell, and the
+ * backslash itself. Emphasis (`*`, `_`, `~`) is left as it is: it cannot run code or hide text, and names
+ * such as `link_count` stay readable. A heading needs a line start, and outside text has no newline left.
+ */
+const MARKDOWN = /[\\`[\]|]/g;
+// No tag can open without `<`, so quotes stay as they are (readable prose, names in quotes).
+const ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;" };
 
 const visible = (c: string) => {
   const code = c.charCodeAt(0);
@@ -37,7 +42,7 @@ export function outsideText(value: unknown, target: OutsideTarget = "terminal"):
   const text = (typeof value === "string" ? value : value === undefined ? "" : (JSON.stringify(value) ?? String(value))).replace(CONTROLS, visible);
   if (target === "terminal") return text;
   if (target === "markdown-spans") return text.split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? outsideText(part.slice(1, -1), "markdown-code") : outsideText(part, "markdown"))).join("");
-  if (target === "markdown") return text.replace(/[<>&"]/g, (c) => ENTITIES[c]!).replace(MARKDOWN, (c) => `\\${c}`);
+  if (target === "markdown") return text.replace(/[<>&]/g, (c) => ENTITIES[c]!).replace(MARKDOWN, (c) => `\\${c}`);
   // A code span shows its text literally (no HTML, no entities): it only must not end early. Its fence is one
   // backtick longer than the longest run inside; a table cell's `|` still needs its backslash.
   let longest = 0;
