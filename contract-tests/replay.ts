@@ -1,7 +1,9 @@
 /**
  * `--replay <contract-report.json>`: sends again exactly the requests behind the errors of an earlier report
  * and re-runs the check that found each, on the new answer. The target is --base-url when given, else the
- * report's own live target (with CONTRACT_API_KEY), else a fresh Prism mock of the document.
+ * Prism mock of the document. A report of a live target is replayed only against a base URL the user names
+ * (--base-url, CONTRACT_BASE_URL or the config file): the key is never sent to a URL read from a report file,
+ * which anyone who can write that file (a CI artifact from a fork, say) controls (issue 17).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -42,7 +44,8 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
   const report = readReport(file);
   const options: ResolvedOptions = new Map(resolved);
   if (!options.has("spec") && existsSync(report.target.spec)) options.set("spec", { value: report.target.spec, source: "file", label: `${file}: target.spec` });
-  if (!options.has("base-url") && report.target.kind === "live") options.set("base-url", { value: report.target.baseUrl, source: "file", label: `${file}: target.baseUrl` });
+  if (!options.has("base-url") && report.target.kind === "live")
+    throw new ReplayError(`--replay ${resolve(file)} was written against a live target: name the target to replay against with --base-url (or CONTRACT_BASE_URL); the API key is never sent to a URL read from a report file`);
   let settings = settingsFrom(options);
   const failing = report.findings.filter((f): f is ReportedFinding & { replay: NonNullable<ReportedFinding["replay"]> } => f.severity === "error" && f.replay !== undefined);
   out(`Replay of ${report.findings.filter((f) => f.severity === "error").length} error(s) of ${resolve(file)}: ${failing.length} with a request to send again`);

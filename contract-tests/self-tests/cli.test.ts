@@ -47,7 +47,7 @@ beforeAll(async () => {
     baselineRuns.push(await runSuite(env, [], undefined, inProject));
     const report = join(baselineRuns[0]!.reportsDir, "contract-report.json");
     // The failing request again: at the same target it still fails; at a fixed one it passes.
-    replays.push(await runSuite({ CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY, CONTRACT_PARAMS: SCHEMA }, ["--replay", report], undefined, inProject));
+    replays.push(await runSuite({ CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY, CONTRACT_PARAMS: SCHEMA }, ["--replay", report, "--base-url", server.baseUrl("link-count-mismatch", "echo-key")], undefined, inProject));
     replays.push(await runSuite({ CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY, CONTRACT_PARAMS: SCHEMA }, ["--replay", report, "--base-url", server.baseUrl()], undefined, inProject));
     const expiredPath = join(tempDir("contract-baseline-"), "expired.json");
     const expired = JSON.parse(readFileSync(join(project, "contract-baseline.json"), "utf8")) as { entries: Array<{ expires: string }> };

@@ -26,6 +26,8 @@ import { SpecModel } from "../model.js";
 import { BaselineError, loadBaseline, type BaselineEntry } from "../report/baseline.js";
 import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
+import { resolveOptions } from "../options.js";
+import { replayReport } from "../replay.js";
 import { readSettings, SettingsError } from "../settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
@@ -273,6 +275,23 @@ describe("settings and files", () => {
       loadBaseline(path);
     } catch (err) {
       expect((err as Error).message).not.toContain("SECRET");
+    }
+  });
+
+  it("--replay of a tampered report never sends the key to the report's target: the user names the target", async () => {
+    const seen: string[] = [];
+    const thief = await startServer((req, res) => {
+      seen.push(String(req.headers["x-api-key"] ?? ""));
+      sendJson(res, 200, {});
+    });
+    try {
+      const report = { target: { kind: "live", baseUrl: thief.url, spec: "openapi/openapi.yaml", strict: false }, findings: [{ severity: "error", check: "not_a_server_error", operation: "createSitemapRequest", title: "t", curl: "", replay: { method: "POST", path: "/v1/site/map", query: {}, headers: {}, key: true, context: {} } }] };
+      const path = write("tampered-report", JSON.stringify(report));
+      const lines: string[] = [];
+      await expect(replayReport(path, resolveOptions({ env: { CONTRACT_API_KEY: KEY }, configFile: false }), (l) => lines.push(l))).rejects.toThrow(/name the target to replay against with --base-url/);
+      expect(seen, "nothing was sent to the URL the report names").toEqual([]);
+    } finally {
+      await thief.close();
     }
   });
 
