@@ -3,8 +3,9 @@
  * any document can be given with CONTRACT_SPEC): its operation table, schema validator and lookups.
  */
 import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
-import { derefSchema, loadSpec, resolvePointer, SpecValidator, type OpenApiDocument } from "../openapi/lib/spec.js";
+import { derefSchema, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import { documentView, type Direction } from "../openapi/lib/views.js";
+import { loadForSuite, TolerantValidator, withoutIgnoredBodies, writtenVersion } from "./dialect.js";
 
 /**
  * One loaded document, read for one side of the exchange (see openapi/lib/views.ts): the model the checks
@@ -13,7 +14,7 @@ import { documentView, type Direction } from "../openapi/lib/views.js";
  */
 export class SpecModel {
   readonly doc: OpenApiDocument;
-  readonly validator: SpecValidator;
+  readonly validator: TolerantValidator;
   readonly operations: OperationEntry[];
   readonly #byId: Map<string, OperationEntry>;
   #forRequests: SpecModel | undefined;
@@ -22,13 +23,13 @@ export class SpecModel {
   constructor(
     readonly specPath: string,
     readonly direction: Direction = "response",
-    source: OpenApiDocument = loadSpec(specPath),
+    source: OpenApiDocument = loadForSuite(specPath),
     view: OpenApiDocument = documentView(source, direction),
   ) {
     this.#source = source;
     this.doc = view;
-    this.validator = new SpecValidator(this.doc);
-    this.operations = buildOperationTable(this.doc);
+    this.validator = new TolerantValidator(this.doc);
+    this.operations = withoutIgnoredBodies(buildOperationTable(this.doc), writtenVersion(specPath));
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
   }

@@ -170,6 +170,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
     let lastError = "";
+    let notSent = false;
     for (let attempt = 0, rateLimited = 0; ; attempt++) {
       if (sent >= settings.maxRequests) {
         stopReason = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS)`;
@@ -204,6 +205,14 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}), ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}), elapsedMs: Date.now() - started };
         return { operation: spec.operation, request, response, ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}) };
       } catch (err) {
+        // fetch refused to build the request (a body on GET, a header value it cannot send): nothing reached the
+        // target, so it is the suite's problem, never the target's, and no reason to stop sending.
+        if (err instanceof TypeError && !/fetch failed/i.test(err.message)) {
+          sent--;
+          notSent = true;
+          lastError = scrubber.text(`the suite could not send this request: ${err.message}`);
+          break;
+        }
         const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
         lastError = scrubber.text(timedOut ? `no answer within ${timeoutMs} ms (timeout)` : causeText(err));
         if (!timedOut && attempt < CONNECTION_RETRIES && UNREACHED.test(lastError)) {
@@ -213,8 +222,8 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         break;
       }
     }
-    if (++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
-    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, elapsedMs: Date.now() - started };
+    if (!notSent && ++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
+    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, ...(notSent ? { notSent } : {}), elapsedMs: Date.now() - started };
     return { operation: spec.operation, request, response };
   };
   return { kind: settings.kind, baseUrl: settings.baseUrl, scrubber, send, requestsSent: () => sent, stopped: () => stopReason };

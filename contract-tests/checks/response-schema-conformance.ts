@@ -23,6 +23,9 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
   const chosen = responseBodySchema(model, ex);
   if (!chosen) return [];
   const { pointer, asText } = chosen;
+  // A schema the validator cannot compile is the document's problem: named, never thrown, never a silent pass.
+  const problem = model.validator.problem(pointer);
+  if (problem) return [finding(ex, { severity: "warning", title: "Response not validated: the document's schema cannot be compiled", received: `status ${status}`, documented: problem })];
   const body = asText ? bodyText : payload(model, ex);
   const prefix = asText ? "" : payloadPrefix(model, ex);
   const seen = new Set<string>();

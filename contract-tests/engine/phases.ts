@@ -2,7 +2,7 @@
  * The generic phases, run for every operation of the document with no code written for it (after
  * Schemathesis): examples, positive data, negative data, auth, links (stateful) and account isolation.
  */
-import { isJsonMedia, type OperationEntry } from "../../openapi/lib/operations.js";
+import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
@@ -12,7 +12,7 @@ import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, cloneValues, bucketOf, fromWire, readBack, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, cloneValues, bucketOf, fromWire, readBack, readsAsNoBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 import { dotSegmentIn } from "../boundary.js";
@@ -27,9 +27,14 @@ function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, 
   return b.values;
 }
 
-/** The name of a documented 2xx response example that pairs with a request example of the same name. */
-function pairOf(op: OperationEntry, name: string): string | undefined {
-  return op.responses.some((r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => e.name === name))) ? name : undefined;
+/**
+ * The name of a documented 2xx response example that pairs with a request example of the same name. Only
+ * named examples (`examples:` maps) pair: a lone `example:` on each side is no pair, and Prism cannot be asked
+ * for it by name.
+ */
+function pairOf(op: OperationEntry, example: ExampleEntry): string | undefined {
+  if (example.unnamed) return undefined;
+  return op.responses.some((r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => !e.unnamed && e.name === example.name))) ? example.name : undefined;
 }
 
 /** Documented request examples (body and parameters), sent; documented response examples, checked. */
@@ -48,7 +53,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const values = base(ctx, op);
   const sends: Array<{ values: Values; pair?: string | undefined }> = [];
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
-  for (const e of bodyMedia(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e.name) });
+  for (const e of bodyMedia(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e) });
   for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
@@ -57,7 +62,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       if (value === undefined) continue;
       const v = clone(values);
       bucketOf(v, p.in)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
-      sends.push({ values: v, pair: live ? undefined : pairOf(op, e.name) });
+      sends.push({ values: v, pair: live ? undefined : pairOf(op, e) });
     }
   for (const s of sends) {
     const extra: Partial<RequestSpec> = s.pair ? { pairedExample: s.pair, ...(ctx.settings.kind === "mock" ? { headers: { prefer: `example=${s.pair}` } } : {}) } : {};
@@ -84,8 +89,18 @@ function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unk
   return out;
 }
 
+/** Skips the phase, naming the document's problem, when a schema the requests are built from cannot be compiled. */
+function requireCompilable(ctx: ScenarioContext, op: OperationEntry): void {
+  const pointers = [bodyMedia(op)?.schemaPointer, ...op.parameters.map((p) => p.schemaPointer)].filter((p): p is string => Boolean(p));
+  for (const pointer of pointers) {
+    const problem = ctx.model.validator.problem(pointer);
+    if (problem) skip(`skipped: ${problem}`);
+  }
+}
+
 /** Valid requests generated from the parameter and body schemas, boundary values included. */
 async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  requireCompilable(ctx, op);
   const values = base(ctx, op);
   const count = ctx.settings.examples;
   const body = bodyMedia(op);
@@ -126,6 +141,7 @@ const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
 
 /** Requests the document rules out, each expected to get a 4xx. */
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  requireCompilable(ctx, op);
   const values = base(ctx, op);
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
   const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) => cases.push({ spec, what, demand, ambiguous });
@@ -148,7 +164,9 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     }
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
       for (const m of [...invalidValues(ctx.model, s), ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, (values.body.value as Record<string, unknown>)[name])]) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
-    for (const [candidate, what, demand] of bodies) if (invalid(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+    // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
+    const leftOut = (candidate: unknown) => !op.requestBody?.required && readsAsNoBody(op, candidate);
+    for (const [candidate, what, demand] of bodies) if (invalid(candidate) && !leftOut(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
   // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
   for (const p of requiredParameters(op)) {

@@ -3,7 +3,7 @@
  * serialised the way the document says (style, explode), and where each value comes from: the settings
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
-import { isJsonMedia, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import { isJsonMedia, type MediaEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { configuredValue, type Settings } from "../settings.js";
@@ -108,21 +108,54 @@ export function bodyMedia(op: OperationEntry) {
 /** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
 const fieldText = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v));
 
-/** The fields of a form body: each member, arrays repeated per item. */
-function formFields(value: unknown): Array<[string, string]> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined).map((x): [string, string] => [k, fieldText(x)]));
+/** A form body's Encoding Object (by property). */
+type Encoding = NonNullable<MediaEntry["encoding"]>;
+
+/** How one member of a URL-encoded form is written: the Encoding Object's style and explode (default form, exploded), as a query parameter would be. */
+function formMember(name: string, encoding: Encoding, schema: unknown = {}): ParameterEntry {
+  const e = encoding[name] ?? {};
+  const style = e.style ?? "form";
+  return { name, in: "query", required: false, style, explode: e.explode ?? style === "form", schema, schemaPointer: "", examples: [] };
+}
+
+/** A member the Encoding Object gives a JSON media type (or, in a multipart form, an object: its default media is JSON). */
+const jsonMember = (encoding: Encoding, name: string, v: unknown, multipart: boolean) => {
+  const type = encoding[name]?.contentType;
+  return type !== undefined ? isJsonMedia(type) : multipart && isMapping(v);
+};
+
+/**
+ * The fields of a form body, as its Encoding Object says: a member with a JSON contentType as its JSON text;
+ * in a URL-encoded form, objects and arrays by the member's style and explode (default form, exploded: an
+ * object's members as fields, an array repeated); in a multipart form, arrays repeated per item, objects as JSON.
+ */
+function formFields(value: unknown, encoding: Encoding = {}, multipart = false): Array<[string, string]> {
+  if (!isMapping(value)) return [];
+  return Object.entries(value).flatMap(([k, v]): Array<[string, string]> => {
+    if (v === undefined) return [];
+    if (jsonMember(encoding, k, v, multipart)) return [[k, JSON.stringify(v)]];
+    if (multipart || v === null || typeof v !== "object") return (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined).map((x): [string, string] => [k, fieldText(x)]);
+    return queryPairs(formMember(k, encoding), v);
+  });
+}
+
+/** True when `value`, written as the operation's body media, is no body at all (an empty form): a body left out. */
+export function readsAsNoBody(op: OperationEntry, value: unknown): boolean {
+  const media = bodyMedia(op);
+  if (!media || isJsonMedia(media.mediaType)) return false;
+  if (FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType)) return formFields(value, media.encoding, MULTIPART_MEDIA.test(media.mediaType)).length === 0;
+  return fieldText(value) === "";
 }
 
 const MULTIPART_BOUNDARY = "webauto-contract-suite-boundary-7c1e";
 
 /** A body value written as `mediaType` says: the text sent and its Content-Type. */
-export function encodeBody(mediaType: string, value: unknown): { rawBody: string; contentType: string } {
+export function encodeBody(mediaType: string, value: unknown, encoding: Encoding = {}): { rawBody: string; contentType: string } {
   const type = mediaType.split(";")[0]!.trim();
-  if (FORM_MEDIA.test(type)) return { rawBody: new URLSearchParams(formFields(value)).toString(), contentType: type };
+  if (FORM_MEDIA.test(type)) return { rawBody: new URLSearchParams(formFields(value, encoding)).toString(), contentType: type };
   if (MULTIPART_MEDIA.test(type)) {
     const quote = (name: string) => name.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
-    const parts = formFields(value).map(([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`);
+    const parts = formFields(value, encoding, true).map(([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`);
     return { rawBody: `${parts.join("")}--${MULTIPART_BOUNDARY}--\r\n`, contentType: `${type}; boundary=${MULTIPART_BOUNDARY}` };
   }
   if (isJsonMedia(type)) return { rawBody: JSON.stringify(value), contentType: type };
@@ -133,7 +166,7 @@ export function encodeBody(mediaType: string, value: unknown): { rawBody: string
 function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
   const media = bodyMedia(op);
   if (!media || isJsonMedia(media.mediaType)) return { json: value, ...(media && !/^application\/json\b/i.test(media.mediaType) ? { contentType: media.mediaType } : {}) };
-  return { json: value, ...encodeBody(media.mediaType, value) };
+  return { json: value, ...encodeBody(media.mediaType, value, media.encoding) };
 }
 
 /** Builds the request for `op` with `values`. */
@@ -162,9 +195,10 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     path: expandPath(op, values.path),
     ...(Object.keys(values.path).length ? { pathParams: dict(values.path) } : {}),
     query,
-    ...(Object.keys(headers).length ? { headers } : {}),
     ...(values.body ? bodyFields(op, values.body.value) : {}),
     ...extra,
+    // Headers of `extra` (Prism's Prefer, for one) are added to the parameters' headers, never in their place.
+    ...(Object.keys(headers).length || extra.headers ? { headers: dict({ ...headers, ...extra.headers }) } : {}),
   };
 }
 
@@ -209,11 +243,18 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
   if (!media || isJsonMedia(media.mediaType)) return value;
   if (!FORM_MEDIA.test(media.mediaType) && !MULTIPART_MEDIA.test(media.mediaType)) return fieldText(value);
   const schema = media.schemaPointer ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {}) : {};
+  const multipart = MULTIPART_MEDIA.test(media.mediaType);
+  const encoding = media.encoding ?? {};
   const out: Record<string, unknown> = dict();
-  for (const [name, text] of formFields(value)) {
-    const p: ParameterEntry = { name, in: "query", required: false, style: "form", explode: true, schema: schema.properties?.[name] ?? {}, schemaPointer: "", examples: [] };
-    const read = fromWire(model, p, [text]);
-    out[name] = Array.isArray(read) && Array.isArray(out[name]) ? [...(out[name] as unknown[]), ...read] : read;
+  if (!isMapping(value)) return out;
+  for (const [name, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    // A JSON member reads back as the JSON it is; any other as its text, read as its property's type.
+    if (jsonMember(encoding, name, v, multipart)) out[name] = JSON.parse(JSON.stringify(v)) as unknown;
+    else {
+      const p = multipart ? formMember(name, {}, schema.properties?.[name]) : formMember(name, encoding, schema.properties?.[name]);
+      out[name] = fromWire(model, p, v === null ? "" : multipart && Array.isArray(v) ? v.map(fieldText) : multipart ? fieldText(v) : serialize(p, v));
+    }
   }
   return out;
 }

@@ -14,6 +14,8 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 export interface ExampleEntry {
   name: string;
   value: unknown;
+  /** A lone `example` (its name "example" is given, not written): it pairs with nothing and cannot be asked for by name. */
+  unnamed?: boolean;
 }
 
 /** A parameter, merged from the path item and the operation (the operation's wins). */
@@ -40,6 +42,8 @@ export interface MediaEntry {
   /** The schema's component name when it is a plain `$ref` to `#/components/schemas/X`. */
   schemaName?: string;
   examples: ExampleEntry[];
+  /** A form body's Encoding Object, by property: the media type, style and explode each field is written in. */
+  encoding?: Record<string, { contentType?: string; style?: string; explode?: boolean }>;
 }
 
 /** An OpenAPI link: values from this response feed parameters of another operation. */
@@ -109,7 +113,7 @@ function examplesOf(doc: OpenApiDocument, holder: any): ExampleEntry[] {
       return resolved && typeof resolved === "object" && "value" in resolved ? [{ name, value: (resolved as { value: unknown }).value }] : [];
     });
   }
-  return "example" in holder ? [{ name: "example", value: holder.example }] : [];
+  return "example" in holder ? [{ name: "example", value: holder.example, unnamed: true }] : [];
 }
 
 function deref(doc: OpenApiDocument, value: any, pointer: string): { value: any; pointer: string } {
@@ -127,6 +131,11 @@ function mediaEntries(doc: OpenApiDocument, content: unknown, pointer: string): 
       const ref = media.schema?.$ref;
       const m = typeof ref === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(ref) : null;
       if (m) entry.schemaName = m[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+    }
+    if (media?.encoding && typeof media.encoding === "object" && !Array.isArray(media.encoding)) {
+      entry.encoding = Object.fromEntries(
+        Object.entries(media.encoding as Record<string, any>).map(([name, e]) => [name, { ...(typeof e?.contentType === "string" ? { contentType: e.contentType } : {}), ...(typeof e?.style === "string" ? { style: e.style } : {}), ...(typeof e?.explode === "boolean" ? { explode: e.explode } : {}) }]),
+      );
     }
     return entry;
   });
