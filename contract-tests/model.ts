@@ -5,7 +5,7 @@
 import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
 import { derefSchema, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import { documentView, type Direction } from "../openapi/lib/views.js";
-import { loadForSuite, TolerantValidator, withoutIgnoredBodies, writtenVersion } from "./dialect.js";
+import { asWritten, loadForSuite, TolerantValidator } from "./reading.js";
 
 /**
  * One loaded document, read for one side of the exchange (see openapi/lib/views.ts): the model the checks
@@ -29,7 +29,7 @@ export class SpecModel {
     this.#source = source;
     this.doc = view;
     this.validator = new TolerantValidator(this.doc);
-    this.operations = withoutIgnoredBodies(buildOperationTable(this.doc), writtenVersion(specPath));
+    this.operations = asWritten(buildOperationTable(this.doc), specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
   }

@@ -1,14 +1,16 @@
 /**
- * A document's schema dialect (`jsonSchemaDialect`, OpenAPI 3.1) as the suite's validator (ajv, 2020-12) reads
- * it. Draft-04, -06 and -07 schemas are rewritten to their 2020-12 meaning (a boolean `exclusiveMinimum` or
+ * How the suite reads a document as it is written: request bodies it must not send, examples that have no
+ * name of their own (see asWritten), and the schema dialect (`jsonSchemaDialect`, OpenAPI 3.1) as the suite's
+ * validator (ajv, 2020-12) reads it. Draft-04, -06 and -07 schemas are rewritten to their 2020-12 meaning (a boolean `exclusiveMinimum` or
  * `exclusiveMaximum` excludes its bound; an `items` array is `prefixItems`, `additionalItems` the rest); a
  * dialect ajv cannot read is named. A schema ajv still cannot compile is the document's problem: it is
  * recorded and named (never thrown into every scenario), and its values are not validated.
  */
 import { readFileSync } from "node:fs";
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import type { OperationEntry } from "../openapi/lib/operations.js";
-import { forEachNode, isMapping, loadSpec, SpecValidator, type OpenApiDocument } from "../openapi/lib/spec.js";
+import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
+import { parse } from "yaml";
+import { forEachNode, isMapping, loadSpec, resolvePointer, SpecValidator, toPointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 
 /** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
 const NATIVE = /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-schema\.org\/draft\/20(19-09|20-12)\/schema)#?$/;
@@ -79,29 +81,44 @@ export class TolerantValidator extends SpecValidator {
   }
 }
 
-/** The version a document is written in (`2.0`, `3.0.3`, `3.1.0`), read from the file as written (the suite reads it upgraded to 3.1). */
-export function writtenVersion(path: string): string | undefined {
+const WRITTEN = new Map<string, Record<string, any> | undefined>();
+
+/** The document as its file is written (not upgraded), or undefined when it cannot be read; read once per path. */
+function written(path: string): Record<string, any> | undefined {
+  if (WRITTEN.has(path)) return WRITTEN.get(path);
+  let doc: unknown;
   try {
-    const head = readFileSync(path, "utf8").slice(0, 200_000);
-    return /^\s*["']?(?:openapi|swagger)["']?\s*:\s*["']?(\d+\.\d+(?:\.\d+)?)/m.exec(head)?.[1];
+    doc = parse(readFileSync(path, "utf8")) as unknown;
   } catch {
-    return undefined;
+    doc = undefined;
   }
+  WRITTEN.set(path, isMapping(doc) ? doc : undefined);
+  return WRITTEN.get(path);
 }
 
 /**
- * Operations whose request body the suite does not send: GET and HEAD never (the transport refuses a body
- * there, and HTTP gives it no meaning), DELETE, OPTIONS and TRACE in a 2.0 or 3.0 document, where a
- * `requestBody` on a method without defined body semantics "SHALL be ignored by consumers" (3.0.3). The
- * operation is then exercised without a body.
+ * The operation table read as the document is written (the suite reads it upgraded to 3.1):
+ * - Request bodies the suite does not send: GET and HEAD never (the transport refuses a body there, and HTTP
+ *   gives it no meaning); DELETE, OPTIONS and TRACE in a 2.0 or 3.0 document, where a `requestBody` on a method
+ *   without defined body semantics "SHALL be ignored by consumers" (3.0.3). The operation is exercised without one.
+ * - Examples that have no name of their own: a lone `example` (which the upgrade names `default`), and every
+ *   example of a 2.0 document. They pair with nothing, and the mock cannot be asked for them by name.
  */
-export function withoutIgnoredBodies(operations: OperationEntry[], version: string | undefined): OperationEntry[] {
-  const old = version !== undefined && !version.startsWith("3.1");
+export function asWritten(operations: OperationEntry[], path: string): OperationEntry[] {
+  const source = written(path);
+  const version = String(source?.openapi ?? source?.swagger ?? "3.1");
+  const old = !version.startsWith("3.1");
+  const loneExample = (pointer: string) => {
+    const media = source ? resolvePointer(source, pointer) : undefined;
+    return version.startsWith("2") || (isMapping(media) && "example" in media && !("examples" in media));
+  };
+  const marked = (media: MediaEntry[], at: string): MediaEntry[] =>
+    media.map((m) => (m.examples.length > 0 && loneExample(`${at}${toPointer([m.mediaType])}`) ? { ...m, examples: m.examples.map((e) => ({ ...e, unnamed: true })) } : m));
   return operations.map((op) => {
-    if (!op.requestBody) return op;
-    const never = op.method === "GET" || op.method === "HEAD";
-    if (!never && !(old && ["DELETE", "OPTIONS", "TRACE"].includes(op.method))) return op;
-    const { requestBody: _ignored, ...rest } = op;
-    return rest;
+    const responses = op.responses.map((r) => ({ ...r, content: marked(r.content, `${op.pointer}/responses${toPointer([r.status])}/content`) }));
+    const body = op.requestBody && { ...op.requestBody, content: marked(op.requestBody.content, `${op.pointer}/requestBody/content`) };
+    const ignored = op.method === "GET" || op.method === "HEAD" || (old && ["DELETE", "OPTIONS", "TRACE"].includes(op.method));
+    const { requestBody: _written, ...rest } = op;
+    return { ...rest, responses, ...(body && !ignored ? { requestBody: body } : {}) };
   });
 }

@@ -1,0 +1,249 @@
+/**
+ * A request the suite could not build as the document says is the suite's problem, never the target's: each
+ * class of the suite's own mistakes found on real public documents, shown fixed on a small document of that
+ * shape, against a real local HTTP server that records what it is sent.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runContract, type ScenarioResult } from "../engine/run.js";
+import { encodeBody } from "../engine/requests.js";
+import { readSettings, type Settings } from "../settings.js";
+import { createTarget } from "../target.js";
+import { cleanUp, tempDir } from "./support/spawn.js";
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+let server: Server;
+let base = "";
+let seen: Received[] = [];
+const dir = tempDir("contract-built-");
+/** What the server answers, per path (the rest: 200 with `[]`). */
+const answers = new Map<string, (r: Received) => { status: number; body: unknown }>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      seen.push(r);
+      const answer = answers.get(new URL(r.url, "http://x").pathname)?.(r) ?? { status: 200, body: [] };
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  cleanUp();
+});
+
+/** Writes `doc` and runs the whole suite against the recording server (as the mock when `mock`, so example pairs are asked for with Prefer). */
+async function run(name: string, doc: object, mock = false): Promise<ScenarioResult[]> {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(doc));
+  seen = [];
+  const settings: Settings = { ...readSettings({ CONTRACT_BASE_URL: base, CONTRACT_API_KEY: "k", CONTRACT_SPEC: file, CONTRACT_EXAMPLES: "2" }), ...(mock ? { kind: "mock" as const } : {}) };
+  return (await runContract(settings)).results;
+}
+
+const errors = (results: ScenarioResult[]) => results.flatMap((r) => r.findings).filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`);
+const ok = (schema: object = { type: "array" }, extra: object = {}) => ({ "200": { description: "ok", content: { "application/json": { schema, ...extra } } } });
+const info = { title: "shape", version: "1" };
+
+describe("example pairs: headers merged, only selectable examples asked for", () => {
+  it("keeps a required header parameter next to Prism's Prefer header", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/items": {
+          get: {
+            operationId: "listItems",
+            parameters: [
+              { name: "X-Tenant", in: "header", required: true, schema: { type: "string", enum: ["acme"] }, example: "acme" },
+              { name: "q", in: "query", schema: { type: "string" }, examples: { one: { value: "first" } } },
+            ],
+            responses: ok({ type: "array" }, { examples: { one: { value: ["first"] } } }),
+          },
+        },
+      },
+    };
+    answers.set("/items", (r) => (r.headers["x-tenant"] === "acme" ? { status: 200, body: ["first"] } : { status: 422, body: { message: "X-Tenant is required" } }));
+    const results = await run("prefer", doc, true);
+    const paired = seen.filter((r) => r.headers.prefer);
+    expect(paired.map((r) => r.headers.prefer)).toEqual(["example=one"]);
+    expect(paired.every((r) => r.headers["x-tenant"] === "acme"), "the Prefer header replaced the required header").toBe(true);
+    expect(errors(results)).toEqual([]);
+  });
+
+  it("never asks for a lone `example:` by the name it was given (no Prefer: example=example)", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/things": {
+          post: {
+            operationId: "createThing",
+            requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" } } }, example: { name: "a" } } } },
+            responses: ok({ type: "object" }, { example: { name: "a" } }),
+          },
+        },
+      },
+    };
+    answers.set("/things", (r) => (r.headers.prefer ? { status: 404, body: { message: "no example named example" } } : { status: 200, body: { name: "a" } }));
+    const results = await run("unnamed", doc, true);
+    expect(seen.some((r) => r.headers.prefer)).toBe(false);
+    expect(errors(results)).toEqual([]);
+  });
+});
+
+describe("a body the transport cannot send, or the document says to ignore", () => {
+  const withBody = (method: string, version: string) => ({
+    openapi: version,
+    info,
+    paths: { "/search": { [method]: { operationId: "search", requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["q"], properties: { q: { type: "string" } } } } } }, responses: ok() } } },
+  });
+
+  it("sends a GET with a documented requestBody without the body: answered, no 'target did not answer', no breaker", async () => {
+    answers.delete("/search");
+    const results = await run("get-body", withBody("get", "3.0.3"));
+    expect(seen.filter((r) => r.url.startsWith("/search")).length).toBeGreaterThan(3);
+    expect(seen.every((r) => r.body === "")).toBe(true);
+    const notPassed = results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? JSON.stringify(r.findings.map((f) => f.title))}`);
+    // Without the body, the operation takes no input the document rules out; nothing else is skipped or failed.
+    expect(notPassed).toEqual(["search/negative: skipped: the document rules out no input of this operation", "search/auth: skipped: the operation requires no authentication"]);
+    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "not_a_server_error")).toEqual([]);
+  });
+
+  it("ignores a DELETE body in a 3.0 document (SHALL be ignored) and sends it in a 3.1 one", async () => {
+    await run("delete-30", withBody("delete", "3.0.3"));
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.every((r) => r.body === "")).toBe(true);
+    await run("delete-31", withBody("delete", "3.1.0"));
+    expect(seen.some((r) => r.method === "DELETE" && r.body.startsWith("{"))).toBe(true);
+  });
+
+  it("reports a request fetch refuses to build as the suite's problem: a warning, and the breaker stays closed", async () => {
+    const target = createTarget({ kind: "live", baseUrl: base, apiKey: "k", secondApiKey: undefined, maxRequests: 50, maxBodyBytes: 1 << 20, timeoutMs: 2000 });
+    for (let i = 0; i < 4; i++) {
+      const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
+      expect(ex.response).toMatchObject({ status: 0, notSent: true, transportError: expect.stringMatching(/^the suite could not send this request: /) });
+    }
+    expect(target.stopped()).toBeUndefined();
+    expect(target.requestsSent()).toBe(0);
+    const { runChecks } = await import("../checks/index.js");
+    const { specModel } = await import("../model.js");
+    const file = join(dir, "get-body.json");
+    const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
+    expect(runChecks(["not_a_server_error"], ex, { intent: "acceptance", strict: false, live: true, model: specModel(file) })).toMatchObject([{ severity: "warning", title: expect.stringMatching(/the suite's problem/) }]);
+  });
+});
+
+describe("form bodies: required and the Encoding Object honoured", () => {
+  const form = (required: boolean) => ({
+    openapi: "3.0.3",
+    info,
+    paths: {
+      "/form": {
+        post: {
+          operationId: "submitForm",
+          requestBody: {
+            required,
+            content: {
+              "application/x-www-form-urlencoded": {
+                schema: { type: "object", required: ["meta"], properties: { meta: { type: "object", required: ["id"], properties: { id: { type: "integer", minimum: 1 } } }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } } } },
+                encoding: { meta: { contentType: "application/json" }, tags: { style: "form", explode: false } },
+                example: { meta: { id: 7 }, tags: ["a", "b"] },
+              },
+            },
+          },
+          responses: { ...ok({ type: "object" }), "422": { description: "the form does not validate" } },
+        },
+      },
+    },
+  });
+
+  it("writes a member with a JSON contentType as JSON text and an unexploded array joined", () => {
+    const { rawBody } = encodeBody("application/x-www-form-urlencoded", { meta: { id: 7 }, tags: ["a", "b"] }, { meta: { contentType: "application/json" }, tags: { style: "form", explode: false } });
+    expect(new URLSearchParams(rawBody).get("meta")).toBe('{"id":7}');
+    expect(new URLSearchParams(rawBody).getAll("tags")).toEqual(["a,b"]);
+    expect(new URLSearchParams(encodeBody("application/x-www-form-urlencoded", { meta: { id: 7 } }).rawBody).get("id"), "without an Encoding Object an object is exploded into its members").toBe("7");
+  });
+
+  it("has valid forms accepted by a server that decodes them as the Encoding Object says, and an empty optional form is not demanded to be refused", async () => {
+    // The server decodes as the document says: meta as JSON, tags comma-joined; no body at all is fine (optional); else 422.
+    answers.set("/form", (r) => {
+      if (r.body === "") return { status: 200, body: {} };
+      const f = new URLSearchParams(r.body);
+      let meta: any;
+      try {
+        meta = JSON.parse(f.get("meta") ?? "");
+      } catch {
+        return { status: 422, body: { message: "meta is not JSON" } };
+      }
+      const tags = f.get("tags")?.split(",") ?? [];
+      const good = Number.isInteger(meta?.id) && meta.id >= 1 && tags.every((t) => t === "a" || t === "b") && f.getAll("tags").length <= 1;
+      return good ? { status: 200, body: {} } : { status: 422, body: { message: "invalid form" } };
+    });
+    const optional = await run("form-optional", form(false));
+    expect(errors(optional)).toEqual([]);
+    const negatives = optional.find((r) => r.phase === "negative")!;
+    expect(negatives.status).toBe("passed");
+    expect(seen.filter((r) => r.method === "POST" && r.body !== "").length).toBeGreaterThan(3);
+    // The same form, required: an empty body is now a negative case, and the server's 200 for it is caught.
+    const required = await run("form-required", form(true));
+    expect(errors(required).some((e) => /negative_data_rejection: Invalid input accepted \((no body where one is required|an empty object|missing required member meta)\)/.test(e))).toBe(true);
+  });
+});
+
+describe("a document's jsonSchemaDialect", () => {
+  const doc = (dialect: string) => ({
+    openapi: "3.1.0",
+    info,
+    jsonSchemaDialect: dialect,
+    paths: {
+      "/n": {
+        get: {
+          operationId: "getN",
+          parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 5 } }],
+          responses: ok({ type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, exclusiveMinimum: true }, pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } }),
+        },
+      },
+    },
+  });
+
+  it("reads draft-04 schemas in their meaning (a boolean exclusiveMinimum excludes its bound), with no internal error", async () => {
+    answers.set("/n", () => ({ status: 200, body: { n: 1, pair: ["a", 1] } }));
+    const results = await run("draft04", doc("http://json-schema.org/draft-04/schema#"));
+    expect(results.filter((r) => r.error).map((r) => r.error)).toEqual([]);
+    expect(errors(results)).toEqual([]);
+    // limit=0 breaks the exclusive minimum: it is sent as a negative case (and never as a valid one).
+    expect(seen.some((r) => r.url.includes("limit=0"))).toBe(true);
+    const { specModel } = await import("../model.js");
+    const model = specModel(join(dir, "draft04.json"));
+    const response = model.operation("getN").responses[0]!.content[0]!.schemaPointer!;
+    expect(model.validator.validate(response, { n: 0 }).map((e) => e.keyword), "n: 0 is outside the exclusive minimum").toEqual(["exclusiveMinimum"]);
+    expect(model.validator.validate(response, { n: 1, pair: ["a", "b"] }).map((e) => e.keyword), "the items array is a tuple").toEqual(["type"]);
+  });
+
+  it("names a schema ajv cannot compile as the document's problem: phases skipped with the reason, the response not validated, never a throw", async () => {
+    const results = await run("unknown-dialect", doc("https://example.com/my-own-dialect"));
+    expect(results.filter((r) => r.error).map((r) => r.error)).toEqual([]);
+    expect(errors(results)).toEqual([]);
+    const skipped = results.filter((r) => r.status === "skipped" && /cannot be compiled by ajv/.test(r.skipReason ?? ""));
+    expect(skipped.map((r) => r.phase).sort()).toEqual(["negative", "positive"]);
+    expect(skipped[0]!.skipReason).toMatch(/#\/paths\/~1n\/get\/parameters\/0\/schema.*my-own-dialect/);
+    expect(results.flatMap((r) => r.findings).some((f) => f.severity === "warning" && /schema cannot be compiled/.test(f.title) && /my-own-dialect/.test(f.documented))).toBe(true);
+  });
+});
