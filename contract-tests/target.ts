@@ -170,7 +170,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
     let lastError = "";
-    let notSent = false;
+    let suiteError = false;
     for (let attempt = 0, rateLimited = 0; ; attempt++) {
       if (sent >= settings.maxRequests) {
         stopReason = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS)`;
@@ -209,8 +209,15 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         // target, so it is the suite's problem, never the target's, and no reason to stop sending.
         if (err instanceof TypeError && !/fetch failed/i.test(err.message)) {
           sent--;
-          notSent = true;
+          suiteError = true;
           lastError = scrubber.text(`the suite could not send this request: ${err.message}`);
+          break;
+        }
+        // A network error with no cause of its own (no code, no message) is fetch refusing an answer it received,
+        // such as a 407 Proxy Authentication Required: the target answered; the suite cannot read it.
+        if (err instanceof TypeError && err.cause instanceof Error && !(err.cause as { code?: unknown }).code && !err.cause.message) {
+          suiteError = true;
+          lastError = "the suite could not read the answer: fetch turned it into a network error without a cause (it does so for a 407 Proxy Authentication Required)";
           break;
         }
         const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
@@ -222,8 +229,8 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         break;
       }
     }
-    if (!notSent && ++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
-    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, ...(notSent ? { notSent } : {}), elapsedMs: Date.now() - started };
+    if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
+    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, ...(suiteError ? { suiteError } : {}), elapsedMs: Date.now() - started };
     return { operation: spec.operation, request, response };
   };
   return { kind: settings.kind, baseUrl: settings.baseUrl, scrubber, send, requestsSent: () => sent, stopped: () => stopReason };

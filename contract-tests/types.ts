@@ -41,8 +41,11 @@ export interface ReceivedResponse {
   tooDeep?: number;
   /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
-  /** The suite could not send the request at all (its own problem, e.g. a body the transport refuses): never the target's. */
-  notSent?: boolean;
+  /**
+   * The suite's own transport could not send the request or read its answer (a body fetch refuses on a GET; a
+   * 407 answer, which fetch turns into a network error without a cause): the suite's problem, never the target's.
+   */
+  suiteError?: boolean;
   elapsedMs: number;
 }
 
@@ -89,6 +92,11 @@ export interface CheckContext {
    * its refusal is never demanded, not even under strict.
    */
   ambiguous?: boolean;
+  /**
+   * Why the suite's own request is in doubt (e.g. a documented example that breaks its own schema): a refusal
+   * of it breaks no promise, so what would be an error about it is a warning naming this.
+   */
+  inDoubt?: string;
   /** What made a rejection request invalid, e.g. `missing required member url`. */
   mutation?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */

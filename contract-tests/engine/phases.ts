@@ -12,7 +12,7 @@ import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, cloneValues, bucketOf, fromWire, readBack, readsAsNoBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { baseValues, bodyMedia, cloneValues, bucketOf, exampleProblem, fromWire, readBack, readsAsNoBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 import { dotSegmentIn } from "../boundary.js";
@@ -37,7 +37,15 @@ function pairOf(op: OperationEntry, example: ExampleEntry): string | undefined {
   return op.responses.some((r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => !e.unnamed && e.name === example.name))) ? example.name : undefined;
 }
 
-/** Documented request examples (body and parameters), sent; documented response examples, checked. */
+/** The media type of the 2xx response whose example is named `name`. */
+function pairMedia(op: OperationEntry, name: string): string | undefined {
+  return op.responses.filter((r) => /^2/.test(r.status)).flatMap((r) => r.content).find((m) => m.examples.some((e) => !e.unnamed && e.name === name))?.mediaType;
+}
+
+/**
+ * Documented request examples (body and parameters), sent; documented response examples, checked. An example
+ * that breaks its own schema is still sent, but its acceptance is in doubt (a warning naming the defect).
+ */
 async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   for (const r of op.responses) {
     const status = /^\d{3}$/.test(r.status) ? Number(r.status) : Number(`${r.status[0]}00`) || 200;
@@ -51,9 +59,12 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       }
   }
   const values = base(ctx, op);
-  const sends: Array<{ values: Values; pair?: string | undefined }> = [];
+  const sends: Array<{ values: Values; pair?: string | undefined; doubt?: string | undefined }> = [];
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
-  for (const e of bodyMedia(op)?.examples ?? []) sends.push({ values: { ...clone(values), body: { value: withConfiguredMembers(ctx.settings, op, structuredClone(e.value)) } }, pair: pairOf(op, e) });
+  for (const e of bodyMedia(op)?.examples ?? []) {
+    const body = withConfiguredMembers(ctx.settings, op, structuredClone(e.value));
+    sends.push({ values: { ...clone(values), body: { value: body } }, pair: pairOf(op, e), doubt: exampleProblem(ctx.model, op, "body", body) });
+  }
   for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
@@ -62,11 +73,13 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       if (value === undefined) continue;
       const v = clone(values);
       bucketOf(v, p.in)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
-      sends.push({ values: v, pair: live ? undefined : pairOf(op, e) });
+      sends.push({ values: v, pair: live ? undefined : pairOf(op, e), doubt: live ? undefined : exampleProblem(ctx.model, op, p, value) });
     }
   for (const s of sends) {
-    const extra: Partial<RequestSpec> = s.pair ? { pairedExample: s.pair, ...(ctx.settings.kind === "mock" ? { headers: { prefer: `example=${s.pair}` } } : {}) } : {};
-    await ctx.send(toRequest(op, s.values, extra));
+    // The mock is asked for the pair's response example by name, in the media type that holds it.
+    const media = s.pair ? pairMedia(op, s.pair) : undefined;
+    const extra: Partial<RequestSpec> = s.pair ? { pairedExample: s.pair, ...(ctx.settings.kind === "mock" ? { headers: { prefer: `example=${s.pair}`, ...(media ? { accept: media } : {}) } } : {}) } : {};
+    await ctx.send(toRequest(op, s.values, extra), s.doubt ? { inDoubt: s.doubt } : {});
   }
 }
 

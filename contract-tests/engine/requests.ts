@@ -262,11 +262,21 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
 /** Where the base values of an operation come from, or why there are none. */
 export type BaseValues = { values: Values; pairedWith?: string } | { skip: string };
 
-/** A value for one parameter: configured, else a documented example, else generated from its schema. */
+/** Why a documented example breaks its own schema (read as the server reads it), or undefined when it is valid. */
+export function exampleProblem(model: SpecModel, op: OperationEntry, where: ParameterEntry | "body", value: unknown): string | undefined {
+  const pointer = where === "body" ? bodyMedia(op)?.schemaPointer : where.schemaPointer;
+  if (!pointer) return undefined;
+  const read = where === "body" ? readBack(model, op, value) : fromWire(model, where, serialize(where, value));
+  const [err] = model.validator.validate(pointer, read);
+  return err ? `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise` : undefined;
+}
+
+/** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
 function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry, p: ParameterEntry, useExamples: boolean): { value: unknown } | undefined {
   const configured = configuredValue(settings, op.operationId, p.name);
   if (configured.found) return { value: configured.value };
-  if (useExamples && p.examples[0]) return { value: p.examples[0].value };
+  const example = useExamples ? p.examples.find((e) => !exampleProblem(model, op, p, e.value)) : undefined;
+  if (example) return { value: example.value };
   const [sample] = validSamples(model, p.schemaPointer, 1, settings.seed);
   return sample === undefined ? undefined : { value: sample };
 }
@@ -314,7 +324,7 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
     return { skip: `skipped: the request body is ${written.join(" or ")}, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)` };
   }
   if (media) {
-    const example = media.examples[0];
+    const example = media.examples.find((e) => !exampleProblem(model, op, "body", e.value));
     const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1, settings.seed)[0] : {};
     if (body === undefined) {
       return { skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document` };

@@ -108,6 +108,52 @@ describe("example pairs: headers merged, only selectable examples asked for", ()
   });
 });
 
+describe("documented examples as the mock can serve them", () => {
+  it("asks for a pair in the media type that holds its response example (Accept), not the first documented one", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/pets": {
+          post: {
+            operationId: "addPet",
+            requestBody: { required: true, content: { "text/plain": { examples: { ok: { value: "OK" } } }, "application/json": { examples: { cat: { value: { name: "Fluffy" } } } } } },
+            responses: { "200": { description: "ok", content: { "text/plain": { examples: { ok: { value: "OK" } } }, "application/json": { examples: { cat: { value: { name: "Fluffy" } } } } } } },
+          },
+        },
+      },
+    };
+    // Like Prism: the example named in Prefer is looked up in the media type Accept chose first; not there: 404.
+    answers.set("/pets", (r) => (r.headers.prefer === "example=cat" && !String(r.headers.accept).startsWith("application/json") ? { status: 404, body: { message: "no example cat for text/plain" } } : { status: 200, body: { name: "Fluffy" } }));
+    const results = await run("pair-media", doc, true);
+    expect(seen.find((r) => r.headers.prefer === "example=cat")?.headers.accept).toBe("application/json");
+    expect(errors(results)).toEqual([]);
+  });
+
+  it("sends an example that breaks its own schema with its acceptance in doubt: a refusal is a warning naming the document's defect", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: { "/pets": { put: { operationId: "putPets", requestBody: { required: true, content: { "application/json": { schema: { type: "array", items: { type: "object" } }, examples: { cat: { value: '[{"name": "Fluffy"}]' } } } } }, responses: ok() } } },
+    };
+    answers.set("/pets", (r) => (r.body.startsWith("[") ? { status: 200, body: [] } : { status: 422, body: { message: "must be array" } }));
+    const results = await run("invalid-example", doc);
+    expect(errors(results)).toEqual([]);
+    const refused = results.flatMap((r) => r.findings).find((f) => f.check === "positive_data_acceptance")!;
+    expect(refused).toMatchObject({ severity: "warning", title: "A documented example was refused" });
+    expect(refused.documented).toMatch(/breaks its own schema \(\(root\) must be array/);
+    expect(seen.filter((r) => r.method === "PUT" && !r.body.startsWith('"')).length, "the other phases build valid bodies, not from the broken example").toBeGreaterThan(3);
+  });
+
+  it("holds a 3.0 `format: byte` value to base64 (the upgrade's contentEncoding is not checked by ajv): valid values only", async () => {
+    const doc = { openapi: "3.0.3", info, paths: { "/blob": { get: { operationId: "getBlob", parameters: [{ name: "data", in: "query", required: true, schema: { type: "string", format: "byte" } }], responses: ok() } } } };
+    answers.set("/blob", (r) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(new URL(r.url, "http://x").searchParams.get("data") ?? "") ? { status: 200, body: [] } : { status: 422, body: { message: "data must be base64" } }));
+    const results = await run("byte", doc);
+    expect(errors(results)).toEqual([]);
+    expect(results.find((r) => r.phase === "positive")!.exchanges).toBeGreaterThan(1);
+  });
+});
+
 describe("a body the transport cannot send, or the document says to ignore", () => {
   const withBody = (method: string, version: string) => ({
     openapi: version,
@@ -138,7 +184,7 @@ describe("a body the transport cannot send, or the document says to ignore", () 
     const target = createTarget({ kind: "live", baseUrl: base, apiKey: "k", secondApiKey: undefined, maxRequests: 50, maxBodyBytes: 1 << 20, timeoutMs: 2000 });
     for (let i = 0; i < 4; i++) {
       const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
-      expect(ex.response).toMatchObject({ status: 0, notSent: true, transportError: expect.stringMatching(/^the suite could not send this request: /) });
+      expect(ex.response).toMatchObject({ status: 0, suiteError: true, transportError: expect.stringMatching(/^the suite could not send this request: /) });
     }
     expect(target.stopped()).toBeUndefined();
     expect(target.requestsSent()).toBe(0);
@@ -147,6 +193,14 @@ describe("a body the transport cannot send, or the document says to ignore", () 
     const file = join(dir, "get-body.json");
     const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
     expect(runChecks(["not_a_server_error"], ex, { intent: "acceptance", strict: false, live: true, model: specModel(file) })).toMatchObject([{ severity: "warning", title: expect.stringMatching(/the suite's problem/) }]);
+  });
+
+  it("reads a 407 that fetch turns into a network error as the suite's problem, not 'no HTTP response', and keeps sending", async () => {
+    answers.set("/proxy", () => ({ status: 407, body: {} }));
+    const target = createTarget({ kind: "live", baseUrl: base, apiKey: "k", secondApiKey: undefined, maxRequests: 50, maxBodyBytes: 1 << 20, timeoutMs: 2000 });
+    for (let i = 0; i < 4; i++) expect((await target.send({ operation: "x", method: "GET", path: "/proxy" })).response).toMatchObject({ status: 0, suiteError: true, transportError: expect.stringMatching(/could not read the answer.*407/) });
+    expect(target.stopped()).toBeUndefined();
+    expect((await target.send({ operation: "x", method: "GET", path: "/other" })).response.status).toBe(200);
   });
 });
 
