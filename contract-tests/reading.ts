@@ -25,11 +25,18 @@ export function dialectNote(doc: OpenApiDocument): string | undefined {
   return `jsonSchemaDialect ${JSON.stringify(dialect)} is a dialect the suite's validator (ajv, JSON Schema 2020-12) does not know: its schemas are read as 2020-12`;
 }
 
-/** `doc` with draft-04..07 schema keywords rewritten to 2020-12 when its dialect says so (the same object otherwise). */
+/**
+ * `doc` with draft-04..07 schema keywords rewritten to 2020-12 (the same object when it has none): a boolean
+ * `exclusiveMinimum`/`exclusiveMaximum` and an `items` array mean nothing else in any dialect, whatever the
+ * document's `jsonSchemaDialect` or a schema's own `$schema` says (a `$schema` naming an older draft is dropped:
+ * one validator reads the whole document).
+ */
 export function inDialect(doc: OpenApiDocument): OpenApiDocument {
-  if (typeof doc.jsonSchemaDialect !== "string" || !OLD_DRAFT.test(doc.jsonSchemaDialect)) return doc;
+  const text = JSON.stringify(doc);
+  if (!/"exclusive(Min|Max)imum":(true|false)|"items":\[|"\$schema":"https?:\/\/json-schema\.org\/draft-0/.test(text)) return doc;
   const copy = structuredClone(doc);
-  forEachNode(copy, (node) => {
+  forEachNode(copy, (node, at) => {
+    if (at !== "" && typeof node.$schema === "string" && /json-schema\.org\/draft-0\d/.test(node.$schema)) delete node.$schema;
     for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
       if (typeof node[flag] !== "boolean") continue;
       if (node[flag] === true && typeof node[bound] === "number") {

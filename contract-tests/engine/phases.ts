@@ -21,6 +21,7 @@ const clone = cloneValues;
 
 /** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
 function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
+  requireCompilable(ctx, op);
   const fromLinks = Object.fromEntries([...linkedValues(ctx, op)].filter(([name]) => op.parameters.some((p) => p.in === "path" && p.name === name)).map(([name, vs]) => [name, vs.at(-1)]));
   const b = baseValues(ctx.model, ctx.settings, op, { ...fromLinks, ...linked });
   if ("skip" in b) skip(b.skip);
@@ -113,7 +114,6 @@ function requireCompilable(ctx: ScenarioContext, op: OperationEntry): void {
 
 /** Valid requests generated from the parameter and body schemas, boundary values included. */
 async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
-  requireCompilable(ctx, op);
   const values = base(ctx, op);
   const count = ctx.settings.examples;
   const body = bodyMedia(op);
@@ -154,7 +154,6 @@ const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
 
 /** Requests the document rules out, each expected to get a 4xx. */
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
-  requireCompilable(ctx, op);
   const values = base(ctx, op);
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
   const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) => cases.push({ spec, what, demand, ambiguous });

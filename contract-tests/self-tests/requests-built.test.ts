@@ -262,7 +262,7 @@ describe("form bodies: required and the Encoding Object honoured", () => {
 });
 
 describe("a document's jsonSchemaDialect", () => {
-  const doc = (dialect: string) => ({
+  const doc = (dialect: string, maximum: unknown = 5) => ({
     openapi: "3.1.0",
     info,
     jsonSchemaDialect: dialect,
@@ -270,8 +270,8 @@ describe("a document's jsonSchemaDialect", () => {
       "/n": {
         get: {
           operationId: "getN",
-          parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 5 } }],
-          responses: ok({ type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, exclusiveMinimum: true }, pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } }),
+          parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum } }],
+          responses: ok({ type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum }, pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } }, { examples: { one: { value: { n: 1 } } } }),
         },
       },
     },
@@ -291,12 +291,20 @@ describe("a document's jsonSchemaDialect", () => {
     expect(model.validator.validate(response, { n: 1, pair: ["a", "b"] }).map((e) => e.keyword), "the items array is a tuple").toEqual(["type"]);
   });
 
+  it("reads a schema's own draft-04 $schema in its meaning too, in a document of the default dialect", async () => {
+    const { inDialect } = await import("../reading.js");
+    const schema = { $schema: "http://json-schema.org/draft-04/schema#", type: "number", minimum: 10, exclusiveMinimum: true, items: [{ type: "string" }] };
+    const read = inDialect({ openapi: "3.1.0", paths: {}, components: { schemas: { id: schema } } } as never).components.schemas.id;
+    expect(read).toEqual({ type: "number", exclusiveMinimum: 10, prefixItems: [{ type: "string" }] });
+  });
+
   it("names a schema ajv cannot compile as the document's problem: phases skipped with the reason, the response not validated, never a throw", async () => {
-    const results = await run("unknown-dialect", doc("https://example.com/my-own-dialect"));
+    // A dialect the suite does not know, whose keyword ajv refuses (a maximum written as text).
+    const results = await run("unknown-dialect", doc("https://example.com/my-own-dialect", "5"));
     expect(results.filter((r) => r.error).map((r) => r.error)).toEqual([]);
     expect(errors(results)).toEqual([]);
     const skipped = results.filter((r) => r.status === "skipped" && /cannot be compiled by ajv/.test(r.skipReason ?? ""));
-    expect(skipped.map((r) => r.phase).sort()).toEqual(["negative", "positive"]);
+    expect(skipped.map((r) => r.phase).sort()).toEqual(["examples", "negative", "positive"]);
     expect(skipped[0]!.skipReason).toMatch(/#\/paths\/~1n\/get\/parameters\/0\/schema.*my-own-dialect/);
     expect(results.flatMap((r) => r.findings).some((f) => f.severity === "warning" && /schema cannot be compiled/.test(f.title) && /my-own-dialect/.test(f.documented))).toBe(true);
   });
