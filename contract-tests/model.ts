@@ -5,7 +5,7 @@
 import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
 import { derefSchema, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import { documentView, type Direction } from "../openapi/lib/views.js";
-import { asWritten, loadForSuite, TolerantValidator } from "./reading.js";
+import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./reading.js";
 
 /**
  * One loaded document, read for one side of the exchange (see openapi/lib/views.ts): the model the checks
@@ -16,6 +16,8 @@ export class SpecModel {
   readonly doc: OpenApiDocument;
   readonly validator: TolerantValidator;
   readonly operations: OperationEntry[];
+  /** Why the requests the suite builds for an operation are in doubt as the document is written (see reading.ts), by operationId. */
+  readonly requestDoubts: ReadonlyMap<string, string>;
   readonly #byId: Map<string, OperationEntry>;
   #forRequests: SpecModel | undefined;
   readonly #source: OpenApiDocument;
@@ -30,6 +32,7 @@ export class SpecModel {
     this.doc = view;
     this.validator = new TolerantValidator(this.doc);
     this.operations = asWritten(buildOperationTable(this.doc), specPath);
+    this.requestDoubts = requestDoubts(this.operations, specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
   }

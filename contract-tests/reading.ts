@@ -118,6 +118,27 @@ function written(path: string): Record<string, any> | undefined {
 }
 
 /**
+ * Why the suite's requests to an operation are in doubt as the document is written, by operationId: a
+ * Swagger 2.0 body or form parameter with no `consumes` (the operation's or the document's) names no media
+ * type, so the one the suite sends it in (the upgrade's choice) is an assumption the target need not share.
+ */
+export function requestDoubts(operations: OperationEntry[], path: string): Map<string, string> {
+  const source = written(path);
+  const out = new Map<string, string>();
+  if (!source || typeof source.swagger !== "string") return out;
+  for (const op of operations) {
+    const item = resolvePointer(source, op.pointer);
+    if (!isMapping(item)) continue;
+    const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...[resolvePointer(source, op.pointer.replace(/\/[^/]+$/, "/parameters"))].flat()];
+    const hasBody = params.some((p) => isMapping(p) && (p.in === "body" || p.in === "formData"));
+    const consumes = item.consumes ?? source.consumes;
+    if (hasBody && !(Array.isArray(consumes) && consumes.length > 0))
+      out.set(op.operationId, `the document names no media type for the body (no Swagger 2.0 consumes): the suite sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, an assumption the target need not share`);
+  }
+  return out;
+}
+
+/**
  * The operation table read as the document is written (the suite reads it upgraded to 3.1):
  * - Request bodies the suite does not send: GET and HEAD never (the transport refuses a body there, and HTTP
  *   gives it no meaning); DELETE, OPTIONS and TRACE in a 2.0 or 3.0 document, where a `requestBody` on a method

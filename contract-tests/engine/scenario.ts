@@ -34,7 +34,8 @@ export class Verdict {
   /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
     this.exchanges++;
-    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...ctx };
+    const doubt = this.model.requestDoubts.get(ex.operation);
+    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
     for (const f of runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full)) this.findings.push(f);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];

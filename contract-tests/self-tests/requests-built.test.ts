@@ -140,9 +140,23 @@ describe("documented examples as the mock can serve them", () => {
     const results = await run("invalid-example", doc);
     expect(errors(results)).toEqual([]);
     const refused = results.flatMap((r) => r.findings).find((f) => f.check === "positive_data_acceptance")!;
-    expect(refused).toMatchObject({ severity: "warning", title: "A documented example was refused" });
+    expect(refused).toMatchObject({ severity: "warning", title: "Input refused that the suite could not build as the document promises" });
     expect(refused.documented).toMatch(/breaks its own schema \(\(root\) must be array/);
     expect(seen.filter((r) => r.method === "PUT" && !r.body.startsWith('"')).length, "the other phases build valid bodies, not from the broken example").toBeGreaterThan(3);
+  });
+
+  it("holds a Swagger 2.0 body without consumes in doubt: its refusal is a warning; with consumes, an error", async () => {
+    const doc = (consumes?: string[]) => ({
+      swagger: "2.0",
+      info,
+      paths: { "/orders": { post: { operationId: "placeOrder", ...(consumes ? { consumes } : {}), parameters: [{ in: "body", name: "body", required: true, schema: { type: "object", properties: { n: { type: "integer" } } } }], responses: { "200": { description: "ok" }, "400": { description: "invalid order" } } } } },
+    });
+    // Like Prism on such a document: no media type is supported, so every body is refused.
+    answers.set("/orders", () => ({ status: 400, body: { message: "No supported content types" } }));
+    const silent = await run("swagger-no-consumes", doc());
+    expect(errors(silent)).toEqual([]);
+    expect(silent.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /no Swagger 2.0 consumes/.test(f.documented))).toBe(true);
+    expect(errors(await run("swagger-consumes", doc(["application/json"])))).toContain("positive_data_acceptance: Valid input rejected");
   });
 
   it("holds a 3.0 `format: byte` value to base64 (the upgrade's contentEncoding is not checked by ajv): valid values only", async () => {
