@@ -3,7 +3,7 @@
  * serialised the way the document says (style, explode), and where each value comes from: the settings
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
-import { isJsonMedia, type MediaEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import { essence, isJsonMedia, type MediaEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { configuredValue, type Settings } from "../settings.js";
@@ -102,7 +102,10 @@ const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
  */
 export function bodyMedia(op: OperationEntry) {
   const content = op.requestBody?.content ?? [];
-  return content.find((m) => isJsonMedia(m.mediaType)) ?? content.find((m) => FORM_MEDIA.test(m.mediaType)) ?? content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ?? content.find((m) => /^text\//i.test(m.mediaType));
+  // application/json itself first, then any other concrete JSON type, then a JSON range (application/*+json).
+  const json = content.filter((m) => isJsonMedia(m.mediaType));
+  const exact = json.find((m) => essence(m.mediaType) === "application/json") ?? json.find((m) => !m.mediaType.includes("*"));
+  return exact ?? json[0] ?? content.find((m) => FORM_MEDIA.test(m.mediaType)) ?? content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ?? content.find((m) => /^text\//i.test(m.mediaType));
 }
 
 /** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
@@ -162,11 +165,25 @@ export function encodeBody(mediaType: string, value: unknown, encoding: Encoding
   return { rawBody: fieldText(value), contentType: type };
 }
 
+/**
+ * The Content-Type a body documented under `mediaType` is sent with: itself, or for a range a concrete type in
+ * it (a Content-Type is never a range): `*\/*` and `application/*` as application/json, `text/*` as text/plain,
+ * `application/*+json` as application/vnd.contract-suite+json.
+ */
+export function concreteMedia(mediaType: string): string {
+  const type = essence(mediaType);
+  if (!type.includes("*")) return mediaType;
+  if (type === "*/*" || type === "application/*") return "application/json";
+  if (type === "text/*") return "text/plain";
+  return type.replace("*", "vnd.contract-suite");
+}
+
 /** The request fields of a body: JSON as `json` (sent as its media type), any other media written out. */
 function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
   const media = bodyMedia(op);
-  if (!media || isJsonMedia(media.mediaType)) return { json: value, ...(media && !/^application\/json\b/i.test(media.mediaType) ? { contentType: media.mediaType } : {}) };
-  return { json: value, ...encodeBody(media.mediaType, value, media.encoding) };
+  const type = media && concreteMedia(media.mediaType);
+  if (!media || isJsonMedia(media.mediaType)) return { json: value, ...(type && !/^application\/json\b/i.test(type) ? { contentType: type } : {}) };
+  return { json: value, ...encodeBody(type!, value, media.encoding) };
 }
 
 /** Builds the request for `op` with `values`. */

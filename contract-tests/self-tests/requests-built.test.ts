@@ -159,6 +159,16 @@ describe("documented examples as the mock can serve them", () => {
     expect(errors(await run("swagger-consumes", doc(["application/json"])))).toContain("positive_data_acceptance: Valid input rejected");
   });
 
+  it("never sends a media range as the Content-Type: application/json first, else a concrete type in the range", async () => {
+    const doc = (content: string[]) => ({ openapi: "3.0.3", info, paths: { "/logs": { post: { operationId: "createLog", requestBody: { required: true, content: Object.fromEntries(content.map((c) => [c, { schema: { type: "object", properties: { name: { type: "string" } } } }])) }, responses: ok({ type: "object" }) } } } });
+    answers.set("/logs", (r) => (String(r.headers["content-type"]).includes("*") ? { status: 400, body: { message: "a Content-Type is not a range" } } : { status: 200, body: {} }));
+    expect(errors(await run("range-first", doc(["application/*+json", "application/json-patch+json", "application/json"])))).toEqual([]);
+    // (text/plain: the negative case of a JSON body sent in another media type.)
+    expect(new Set(seen.filter((r) => r.body.startsWith("{")).map((r) => r.headers["content-type"]))).toEqual(new Set(["application/json", "text/plain"]));
+    expect(errors(await run("range-only", doc(["application/*+json"])))).toEqual([]);
+    expect(seen.find((r) => r.body.startsWith("{"))?.headers["content-type"]).toBe("application/vnd.contract-suite+json");
+  });
+
   it("holds a 3.0 `format: byte` value to base64 (the upgrade's contentEncoding is not checked by ajv): valid values only", async () => {
     const doc = { openapi: "3.0.3", info, paths: { "/blob": { get: { operationId: "getBlob", parameters: [{ name: "data", in: "query", required: true, schema: { type: "string", format: "byte" } }], responses: ok() } } } };
     answers.set("/blob", (r) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(new URL(r.url, "http://x").searchParams.get("data") ?? "") ? { status: 200, body: [] } : { status: 422, body: { message: "data must be base64" } }));
