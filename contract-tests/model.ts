@@ -14,13 +14,13 @@ import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./rea
  */
 export class SpecModel {
   readonly doc: OpenApiDocument;
-  readonly validator: TolerantValidator;
   readonly operations: OperationEntry[];
   /** Why the requests the suite builds for an operation are in doubt as the document is written (see reading.ts), by operationId. */
   readonly requestDoubts: ReadonlyMap<string, string>;
   readonly #byId: Map<string, OperationEntry>;
   #forRequests: SpecModel | undefined;
   readonly #source: OpenApiDocument;
+  #validator: TolerantValidator | undefined;
 
   constructor(
     readonly specPath: string,
@@ -30,11 +30,15 @@ export class SpecModel {
   ) {
     this.#source = source;
     this.doc = view;
-    this.validator = new TolerantValidator(this.doc);
     this.operations = asWritten(buildOperationTable(this.doc), specPath);
     this.requestDoubts = requestDoubts(this.operations, specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
+  }
+
+  /** The schema validator of this reading (built on first use: listing operations needs none). */
+  get validator(): TolerantValidator {
+    return (this.#validator ??= new TolerantValidator(this.doc));
   }
 
   /** The same document read for requests: the model request building and value generation use. */
@@ -43,6 +47,11 @@ export class SpecModel {
     if (this.#forRequests) return this.#forRequests;
     const view = documentView(this.#source, "request");
     return (this.#forRequests = this.doc === this.#source && view === this.#source ? this : new SpecModel(this.specPath, "request", this.#source, view));
+  }
+
+  /** The document as read (upgraded to 3.1), before the request or response view. */
+  get source(): OpenApiDocument {
+    return this.#source;
   }
 
   /** The operation with `operationId`; throws for an unknown one (a bug in the caller). */

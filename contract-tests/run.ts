@@ -11,8 +11,10 @@
  *
  * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
  * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed scenario (with
- * `--replay`: a request that still fails); 2 an invalid setting, baseline or report file; 3 an internal
- * error of the suite.
+ * `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
+ * Prism mock refuses or does not load within its deadline; 3 an internal error of the suite; 4 incomplete:
+ * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
+ * every report say how much was not run).
  */
 import type { PrismServer } from "../openapi/lib/prism.js";
 import type { Scrubber } from "../src/redact.js";
@@ -20,7 +22,7 @@ import { ContractRun, preflight, preflightFailure, type ScenarioResult } from ".
 import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "./options.js";
 import { BaselineError, loadBaseline } from "./report/baseline.js";
 import { finishRun } from "./report/finish.js";
-import { formatText } from "./report/render.js";
+import { formatText, notRunText } from "./report/render.js";
 import { startMock, type Out } from "./mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "./settings.js";
@@ -109,6 +111,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
       return 0;
     }
     settings = settingsFrom(resolved);
+    if (settings.shard && resolved.get("update-baseline")?.value) throw new SettingsError("--update-baseline needs the whole run: it cannot be combined with --shard (CONTRACT_SHARD)");
     out.setScrubber(runScrubber(settings));
     loadBaseline(settings.baselinePath);
     const replay = resolved.get("replay");
@@ -136,7 +139,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
   try {
     if (settings.kind === "mock") {
       try {
-        prism = await startMock(settings);
+        prism = await startMock(settings, out.stderr);
       } catch (err) {
         if (!(err instanceof SettingsError)) throw err;
         out.stderr(`contract: invalid setting: ${err.message}`);
@@ -155,7 +158,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
     const s = report.summary.scenarios;
     out.stdout("");
     out.stdout(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
-    return report.verdict === "pass" ? 0 : 1;
+    const cut = notRunText(report.summary.notRun);
+    if (cut) out.stdout(`contract: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
+    return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
   } finally {
     await prism?.stop();
   }

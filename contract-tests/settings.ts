@@ -6,11 +6,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildOperationTable } from "../openapi/lib/operations.js";
-import { DocumentError, loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
+import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
 import { headerValueProblem } from "../src/values.js";
 import { GENERATION_SEED } from "./engine/generate.js";
+import { specModel } from "./model.js";
 import { resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
+import { parseShard, type Shard } from "./shard.js";
 
 export { SettingsError } from "./options.js";
 
@@ -56,6 +57,10 @@ export interface Settings {
   maxFailures?: number;
   /** A "still waiting" line after this long without output (CONTRACT_HEARTBEAT_MS). */
   heartbeatMs: number;
+  /** How long the Prism mock may take to listen, in ms (CONTRACT_PRISM_START_TIMEOUT_MS); default: 60 s plus 15 s per MB of the document. */
+  prismStartTimeoutMs?: number;
+  /** The share of the operations this run takes (--shard i/n, CONTRACT_SHARD; see shard.ts), if split. */
+  shard?: Shard;
 }
 
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
@@ -199,14 +204,16 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const specLabel = o.label("spec", "CONTRACT_SPEC");
   const specPath = resolve(o.text("spec")?.trim() || packagedDocument());
   if (!existsSync(specPath)) throw new SettingsError(`${specLabel} names a file that does not exist: ${specPath}`);
-  let doc: Record<string, any>;
+  // Read once per process: the plan, the preflight and the reports reuse the same model.
+  let model;
   try {
-    doc = loadSpec(specPath);
+    model = specModel(specPath);
   } catch (err) {
     if (err instanceof DocumentError) throw new SettingsError(`${specLabel}: ${err.message}`);
     throw err;
   }
-  if (buildOperationTable(doc).length === 0) throw new SettingsError(`${specLabel}: ${specPath} has no operations under "paths": there is nothing to check`);
+  const doc = model.source;
+  if (model.operations.length === 0) throw new SettingsError(`${specLabel}: ${specPath} has no operations under "paths": there is nothing to check`);
   // The document's paths are appended to the base URL: a base ending in the segment every path starts with
   // (e.g. /v1) would double it.
   const paths = Object.keys(doc.paths ?? {});
@@ -215,6 +222,9 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     throw new SettingsError(`${baseLabel} must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`);
   }
   const maxFailures = o.get("max-failures")?.value as number | undefined;
+  const shardText = o.text("shard")?.trim();
+  const shard = shardText ? parseShard(shardText, o.label("shard", "CONTRACT_SHARD")) : undefined;
+  const prismStartTimeoutMs = o.get("prism-start-timeout-ms")?.value as number | undefined;
   return {
     kind,
     baseUrl,
@@ -223,7 +233,8 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,
-    reportsDir: reportsDir(o),
+    // A shard writes to its own folder unless told otherwise, where `npm run contract:merge` looks.
+    reportsDir: o.text("reports-dir")?.trim() || !shard ? reportsDir(o) : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
     maxRequests: integer(o, "max-requests", DEFAULT_MAX_REQUESTS[kind]),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),
@@ -239,6 +250,8 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     ...(list(o, "checks") ? { checks: list(o, "checks") } : {}),
     ...(maxFailures !== undefined ? { maxFailures } : {}),
     heartbeatMs: integer(o, "heartbeat-ms", 10_000),
+    ...(prismStartTimeoutMs !== undefined ? { prismStartTimeoutMs } : {}),
+    ...(shard ? { shard } : {}),
   };
 }
 

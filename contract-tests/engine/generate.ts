@@ -4,7 +4,7 @@
  * negative phase (each confirmed invalid by ajv, so a slip of the generator never becomes a finding).
  */
 import { generateSync } from "json-schema-faker";
-import { resolvePointer } from "../../openapi/lib/spec.js";
+import { refPointer, resolvePointer } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { linearRegExp } from "../../openapi/lib/regex.js";
 import { BoundExceeded, INLINE_NODE_BUDGET, MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
@@ -30,7 +30,7 @@ function inlineSchema(model: SpecModel, schema: unknown, place: string, depth = 
   if (typeof schema.$ref === "string") {
     if (depth <= 0) return false;
     const { $ref, ...rest } = schema;
-    return inlineSchema(model, { ...(resolvePointer(model.doc, $ref.replace(/^#/, "")) as Schema), ...rest }, place, depth - 1, budget);
+    return inlineSchema(model, { ...(resolvePointer(model.doc, refPointer($ref)) as Schema), ...rest }, place, depth - 1, budget);
   }
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) || k.startsWith("x-") ? v : inlineSchema(model, v, place, depth, budget)]));
 }

@@ -63,9 +63,13 @@ export interface SourcedLink {
   link: LinkEntry;
 }
 
-/** Every link of the document, with the operation and status it leaves from. */
+const linksOf = new WeakMap<OperationEntry[], SourcedLink[]>();
+
+/** Every link of the document, with the operation and status it leaves from (computed once per operation table). */
 export function allLinks(operations: OperationEntry[]): SourcedLink[] {
-  return operations.flatMap((op) => op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))));
+  let links = linksOf.get(operations);
+  if (!links) linksOf.set(operations, (links = operations.flatMap((op) => op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))))));
+  return links;
 }
 
 /**
@@ -74,16 +78,72 @@ export function allLinks(operations: OperationEntry[]): SourcedLink[] {
  * cycle of links come once nothing else is ready, in document order.
  */
 export function linkOrder(operations: OperationEntry[]): OperationEntry[] {
-  const sources = new Map<string, Set<string>>(operations.map((op) => [op.operationId, new Set<string>()]));
-  for (const { source, link } of allLinks(operations)) if (source !== link.operationId) sources.get(link.operationId)?.add(source);
-  const placed = new Set<string>();
+  // Kahn's algorithm with the ready operations in a min-heap of document positions: linear in operations and
+  // links (times log n), where picking the first ready operation by a scan would be quadratic on a large document.
+  const index = new Map(operations.map((op, i) => [op.operationId, i]));
+  const waiting = operations.map(() => 0);
+  const dependents: number[][] = operations.map(() => []);
+  const edges = new Set<string>();
+  for (const { source, link } of allLinks(operations)) {
+    const from = index.get(source);
+    const to = index.get(link.operationId);
+    if (from === undefined || to === undefined || from === to || edges.has(`${from}>${to}`)) continue;
+    edges.add(`${from}>${to}`);
+    waiting[to]!++;
+    dependents[from]!.push(to);
+  }
+  const ready = new MinHeap();
+  waiting.forEach((n, i) => n === 0 && ready.push(i));
+  const placed = operations.map(() => false);
   const out: OperationEntry[] = [];
+  let scan = 0;
   while (out.length < operations.length) {
-    // The first operation (in document order) whose sources are all placed; in a cycle, the first unplaced one.
-    const ready = operations.find((op) => !placed.has(op.operationId) && [...sources.get(op.operationId)!].every((s) => placed.has(s) || !sources.has(s)));
-    const next = ready ?? operations.find((op) => !placed.has(op.operationId))!;
-    placed.add(next.operationId);
-    out.push(next);
+    let next = ready.pop();
+    while (next !== undefined && placed[next]) next = ready.pop();
+    if (next === undefined) {
+      // Only operations caught in a cycle are left: the first of them in document order.
+      while (placed[scan]) scan++;
+      next = scan;
+    }
+    placed[next] = true;
+    out.push(operations[next]!);
+    for (const d of dependents[next]!) if (--waiting[d]! === 0 && !placed[d]) ready.push(d);
   }
   return out;
+}
+
+/** A binary min-heap of numbers. */
+class MinHeap {
+  readonly #items: number[] = [];
+
+  push(n: number): void {
+    const a = this.#items;
+    a.push(n);
+    for (let i = a.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (a[parent]! <= a[i]!) break;
+      [a[parent], a[i]] = [a[i]!, a[parent]!];
+      i = parent;
+    }
+  }
+
+  pop(): number | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last !== undefined) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let min = i;
+        if (l < a.length && a[l]! < a[min]!) min = l;
+        if (r < a.length && a[r]! < a[min]!) min = r;
+        if (min === i) break;
+        [a[min], a[i]] = [a[i]!, a[min]!];
+        i = min;
+      }
+    }
+    return top;
+  }
 }

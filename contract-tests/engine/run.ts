@@ -3,6 +3,7 @@
  * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
  * and the self-tests both drive it.
  */
+import { DocumentError } from "../../openapi/lib/spec.js";
 import { causeText } from "../../src/errors.js";
 import { runChecks } from "../checks/index.js";
 import { specModel, type SpecModel } from "../model.js";
@@ -13,6 +14,7 @@ import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.j
 import { requestUrl } from "../boundary.js";
 import { wireRules } from "../wire.js";
 import { linkOrder } from "./links.js";
+import { shardOperations } from "../shard.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
 import { checkSelection, selectOperations, selectPhases } from "./select.js";
@@ -37,6 +39,8 @@ export interface ScenarioResult {
   requestsSent?: number;
   /** An internal error of the scenario (a bug of the suite, not a finding). */
   error?: string;
+  /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
+  notRun?: string;
 }
 
 /** One entry per finding and place (array indices folded), with how often it occurred. */
@@ -67,15 +71,20 @@ export class ContractRun {
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
     checkSelection(this.settings);
-    const operations = selectOperations(linkOrder(this.model.operations), this.settings);
+    const operations = selectOperations(linkOrder(this.operations()), this.settings);
     return selectPhases(operations.flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]), this.settings);
+  }
+
+  /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
+  operations() {
+    return this.settings.shard ? shardOperations(this.model.operations, this.settings.shard) : this.model.operations;
   }
 
   /** Runs one scenario; never throws. */
   async execute(s: Scenario): Promise<ScenarioResult> {
     const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status, findings: [], accepted: [], exchanges: 0, ...extra });
     const stopped = s.skip ?? this.target.stopped();
-    if (stopped) return result("skipped", { skipReason: stopped });
+    if (stopped) return result("skipped", { skipReason: stopped, ...(s.skip ? {} : { notRun: stopped }) });
     const verdict = new Verdict(this.settings, this.model, this.state);
     const ctx: ScenarioContext = {
       settings: this.settings,
@@ -92,6 +101,8 @@ export class ContractRun {
       await s.run(ctx);
     } catch (err) {
       if (err instanceof SkipScenario) skipReason = err.message;
+      // A schema of the document that cannot be compiled: the scenario cannot judge it, and says where and why.
+      else if (err instanceof DocumentError) skipReason = `skipped: the document cannot be used here: ${err.message}`;
       else error = this.target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
     }
     const all = distinct(verdict.findings);
@@ -101,7 +112,9 @@ export class ContractRun {
     const accepted = all.filter((f) => valid.has(findingKey(f)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
-    return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}) });
+    // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.
+    const cut = skipReason !== undefined && skipReason === this.target.stopped();
+    return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}), ...(cut ? { notRun: skipReason } : {}) });
   }
 
   /** The baseline entries whose expiry day is over. */

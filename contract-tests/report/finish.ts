@@ -4,7 +4,9 @@
  */
 import type { Scrubber } from "../../src/redact.js";
 import type { ScenarioResult } from "../engine/run.js";
+import { linkOrder } from "../engine/links.js";
 import { specModel } from "../model.js";
+import { shardOperations, writeShardRecord } from "../shard.js";
 import type { Settings } from "../settings.js";
 import { loadBaseline, updatedBaseline, writeBaseline } from "./baseline.js";
 import { buildReport, type RunReport } from "./render.js";
@@ -37,8 +39,12 @@ export function finishRun(settings: Settings, results: ScenarioResult[], request
     baseline.entries = next.entries;
     baselineWritten = { path: settings.baselinePath, entries: next.entries.length };
   }
-  const operations = specModel(settings.specPath).operations.map(({ operationId, method, path }) => ({ operationId, method, path }));
+  const all = specModel(settings.specPath).operations;
+  const listed = (ops: typeof all) => ops.map(({ operationId, method, path }) => ({ operationId, method, path }));
+  // A shard's reports list its own operations; its record, for the merge, all of them.
+  const operations = listed(settings.shard ? shardOperations(all, settings.shard) : all);
   const report = buildReport({ kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath }, operations, results, { ...baseline, path: settings.baselinePath }, requests);
-  const paths = writeReports(settings.reportsDir, report, results, scrubber);
+  const paths: Record<string, string> = writeReports(settings.reportsDir, report, results, scrubber);
+  if (settings.shard) paths.shard = writeShardRecord(settings.reportsDir, { version: 1, shard: settings.shard, target: report.target, documentOperations: listed(all), runOrder: linkOrder(all).map((op) => op.operationId), baselinePath: settings.baselinePath, requests, results }, scrubber);
   return { report, paths, ...(baselineWritten ? { baselineWritten } : {}) };
 }

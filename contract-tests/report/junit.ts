@@ -1,7 +1,7 @@
 /** The JUnit XML of a run (junit-report-builder): one test case per scenario, grouped by operation. */
 import junitModule, { type Builder } from "junit-report-builder";
 import type { ScenarioResult } from "../engine/run.js";
-import { formatFinding } from "./render.js";
+import { formatFinding, notRunOf, notRunText } from "./render.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
 
 /** Outside strings (XML escaping is the builder's; control characters, invalid in XML 1.0, are made visible here). */
@@ -28,5 +28,8 @@ export function formatJUnit(results: ScenarioResult[]): string {
     for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES)) tc.property("warning", t(`${w.check}: ${w.title}`));
     for (const a of r.accepted) tc.property("accepted", t(`${a.check}: ${a.title}`));
   }
+  // A run cut short is no pass: one failing case says how much was left out and why.
+  const notRun = notRunOf(results);
+  if (notRun.scenarios > 0) builder.testSuite().name("(run)").testCase().className("contract.(run)").name("every planned scenario ran").failure(notRunText(notRun), "incomplete");
   return builder.build();
 }

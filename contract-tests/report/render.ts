@@ -33,7 +33,8 @@ export interface RunReport {
   target: { kind: string; baseUrl: string; strict: boolean; spec: string };
   /** The document's operations, in its order. */
   operations: Array<{ operationId: string; method: string; path: string }>;
-  verdict: "pass" | "fail";
+  /** `incomplete`: nothing failed, but the run was cut short (see `summary.notRun`); it is not a pass. */
+  verdict: "pass" | "fail" | "incomplete";
   summary: {
     scenarios: { passed: number; failed: number; skipped: number };
     /** Distinct findings not accepted by the baseline. */
@@ -46,12 +47,34 @@ export interface RunReport {
     failedChecks: string[];
     expiredBaselineEntries: number;
     fixedBaselineEntries: number;
+    /** Scenarios, and the operations they belong to, that were not run (or not to their end), and why. */
+    notRun: NotRun;
   };
   findings: ReportedFinding[];
   accepted: Array<ReportedFinding & { reason: string; expires: string }>;
   skipped: Array<{ scenario: string; operation: string; test: string; reason: string }>;
   baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[] };
   internalErrors: Array<{ scenario: string; error: string }>;
+}
+
+/** What a run cut short left out. */
+export interface NotRun {
+  scenarios: number;
+  operations: number;
+  /** The distinct reasons (the request budget spent, the target no longer answering). */
+  reasons: string[];
+}
+
+/** The scenarios the target's stop (budget, breaker) left out, and their operations. */
+export function notRunOf(results: ScenarioResult[]): NotRun {
+  const cut = results.filter((r) => r.notRun !== undefined);
+  return { scenarios: cut.length, operations: new Set(cut.map((r) => r.operation)).size, reasons: [...new Set(cut.map((r) => r.notRun!))] };
+}
+
+/** One sentence on a run cut short ("" when it was not). */
+export function notRunText(n: NotRun): string {
+  if (n.scenarios === 0) return "";
+  return `INCOMPLETE: ${n.scenarios} scenario(s) of ${n.operations} operation(s) were not run or not run to the end: ${n.reasons.map((r) => r.replace(/^skipped: /, "")).join("; ")}`;
 }
 
 /** Builds the report; `now` decides which baseline entries are expired. */
@@ -75,10 +98,11 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
   const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
   const count = (s: ScenarioResult["status"]) => results.filter((r) => r.status === s).length;
   const failed = errors.length > 0 || expired.length > 0 || results.some((r) => r.status === "failed");
+  const notRun = notRunOf(results);
   return {
     target,
     operations,
-    verdict: failed ? "fail" : "pass",
+    verdict: failed ? "fail" : notRun.scenarios > 0 ? "incomplete" : "pass",
     summary: {
       scenarios: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
       errors: errors.length,
@@ -89,6 +113,7 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
       failedChecks: [...new Set(errors.map((f) => f.check))].sort(),
       expiredBaselineEntries: expired.length,
       fixedBaselineEntries: fixed.length,
+      notRun,
     },
     findings,
     accepted,
@@ -142,6 +167,7 @@ export function formatText(report: RunReport): string {
     "",
     `Summary: ${report.verdict.toUpperCase()}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} occurrences); scenarios ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
   );
+  if (s.notRun.scenarios > 0) out.push(notRunText(s.notRun));
   return out.join("\n");
 }
 
@@ -165,8 +191,9 @@ const code = (v: unknown) => outsideText(typeof v === "string" ? v.slice(0, 300)
 export function formatMarkdown(report: RunReport): string {
   const s = report.summary;
   const out = [
-    `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : "❌ fail"}`,
+    `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : report.verdict === "incomplete" ? "⚠️ incomplete" : "❌ fail"}`,
     "",
+    ...(s.notRun.scenarios > 0 ? [`**${notRunText(s.notRun)}**`, ""] : []),
     `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
     "",
     `| | count |`,

@@ -5,7 +5,7 @@
  * the parsed document, so it holds for any document: `npm run generate` writes it to
  * `generated/operations.json`, and the contract suite builds it at run time from the YAML it is given.
  */
-import { derefSchema, resolvePointer, toPointer, type OpenApiDocument } from "./spec.js";
+import { derefSchema, refPointer, resolvePointer, toPointer, type OpenApiDocument } from "./spec.js";
 
 /** HTTP methods an OpenAPI path item may hold, in the order the table lists them. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -109,7 +109,7 @@ function examplesOf(doc: OpenApiDocument, holder: any): ExampleEntry[] {
   if (!holder || typeof holder !== "object") return [];
   if (holder.examples && typeof holder.examples === "object" && !Array.isArray(holder.examples)) {
     return Object.entries(holder.examples as Record<string, any>).flatMap(([name, ex]) => {
-      const resolved = ex && typeof ex.$ref === "string" ? resolvePointer(doc, ex.$ref.replace(/^#/, "")) : ex;
+      const resolved = ex && typeof ex.$ref === "string" ? resolvePointer(doc, refPointer(ex.$ref)) : ex;
       return resolved && typeof resolved === "object" && "value" in resolved ? [{ name, value: (resolved as { value: unknown }).value }] : [];
     });
   }
@@ -211,7 +211,7 @@ function securityEntries(doc: OpenApiDocument, requirements: unknown): SecurityE
 export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, any>>;
   const operationIdOf = (ref: string) => {
-    const op = resolvePointer(doc, ref.replace(/^#/, "")) as { operationId?: string } | undefined;
+    const op = resolvePointer(doc, refPointer(ref)) as { operationId?: string } | undefined;
     return op?.operationId;
   };
   const out: OperationEntry[] = [];

@@ -13,6 +13,7 @@
  *   without `stop()`). Signals are the caller's business: `stop()` sends SIGTERM (SIGKILL after 3 s).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { SPEC_PATH } from "./spec.js";
@@ -57,8 +58,10 @@ export interface PrismOptions {
   /** Prism log level; `warn` keeps it quiet and doubles throughput. */
   logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   spec?: string;
-  /** How long to wait for Prism to listen, in milliseconds. */
+  /** How long to wait for Prism to listen, in milliseconds (default: {@link startDeadlineMs} of the document). */
   startTimeoutMs?: number;
+  /** Called every {@link PROGRESS_EVERY_MS} while Prism has not listened yet (a large document loads for a while). */
+  onWaiting?: (elapsedMs: number, timeoutMs: number) => void;
   /**
    * Check that the port is free before spawning Prism (default true), so a taken port fails at once with a
    * {@link PortInUseError} instead of after Prism has loaded the document. Prism failing to bind is
@@ -83,6 +86,50 @@ export class PortInUseError extends Error {
     super(`port ${port} on ${host} is already in use (by another process)`);
     this.name = "PortInUseError";
   }
+}
+
+/**
+ * Prism did not start: it exited before listening (most often a document it refuses, with its reason in
+ * {@link prismMessage}), or it did not listen within the deadline.
+ */
+export class PrismStartError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "exited" | "timeout",
+    /** Prism's own account of why it stopped (its `fatal` lines), or its last output lines. */
+    readonly prismMessage: string,
+  ) {
+    super(message);
+    this.name = "PrismStartError";
+  }
+}
+
+/** Prism's reason for stopping, from its output: its `fatal` log lines, else the last lines it printed before its usage text. */
+export function prismReason(log: string): string {
+  const fatal = [...log.matchAll(/\bfatal\s+(.+)/g)].map((m) => m[1]!.trim());
+  if (fatal.length > 0) return fatal.join("\n");
+  const message = /\bmessage: '((?:[^'\\]|\\.)*)'/.exec(log)?.[1];
+  if (message) return message;
+  return log.split("\n").filter((l) => l.trim()).slice(-5).join("\n");
+}
+
+/** How often {@link PrismOptions.onWaiting} is called. */
+export const PROGRESS_EVERY_MS = 10_000;
+
+/**
+ * The default start deadline for a document: 60 s plus 15 s per MB. Prism reads and dereferences the whole
+ * document before it listens: GitHub's 13 MB description takes about 21 s on an idle 2-core machine and
+ * 88 s on a busy one, so a fixed deadline fits either small documents or large ones, not both; and on a
+ * machine busy with other work even a 0.1 MB document has taken over 10 s.
+ */
+export function startDeadlineMs(spec: string = SPEC_PATH): number {
+  let bytes = 0;
+  try {
+    bytes = statSync(spec).size;
+  } catch {
+    bytes = 0; // Prism says why it cannot read it
+  }
+  return 60_000 + Math.ceil((15_000 * bytes) / 1_000_000);
 }
 
 /** Asks the OS for a free loopback port. */
@@ -183,8 +230,9 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
     port = await waitUntilListening(child, exited, {
       host,
       wanted,
-      timeoutMs: options.startTimeoutMs ?? 30_000,
+      timeoutMs: options.startTimeoutMs ?? startDeadlineMs(options.spec ?? SPEC_PATH),
       log: () => log,
+      onWaiting: options.onWaiting,
       signal: options.signal,
     });
   } catch (err) {
@@ -206,9 +254,11 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
 async function waitUntilListening(
   child: ChildProcess,
   exited: Promise<PrismExit>,
-  o: { host: string; wanted: number; timeoutMs: number; log: () => string; signal: AbortSignal | undefined },
+  o: { host: string; wanted: number; timeoutMs: number; log: () => string; signal: AbortSignal | undefined; onWaiting?: ((elapsedMs: number, timeoutMs: number) => void) | undefined },
 ): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
+  const progress = o.onWaiting ? setInterval(() => o.onWaiting!(Date.now() - started, o.timeoutMs), PROGRESS_EVERY_MS) : undefined;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(o.signal?.reason);
@@ -227,10 +277,10 @@ async function waitUntilListening(
     const log = o.log();
     if (/EADDRINUSE/.test(log)) throw new PortInUseError(o.wanted, o.host, log);
     const why = how.signal ? `signal ${how.signal}` : `code ${how.code}`;
-    throw new Error(`Prism exited with ${why} before listening:\n${log}`);
+    throw new PrismStartError(`Prism exited with ${why} before listening:\n${log}`, "exited", prismReason(log));
   });
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Prism did not listen on ${o.host}:${o.wanted || "(any port)"} within ${o.timeoutMs} ms:\n${o.log()}`)), o.timeoutMs);
+    timer = setTimeout(() => reject(new PrismStartError(`Prism did not listen on ${o.host}:${o.wanted || "(any port)"} within ${o.timeoutMs} ms:\n${o.log()}`, "timeout", prismReason(o.log()))), o.timeoutMs);
   });
   try {
     const port = await Promise.race([listening, failed, timedOut, aborted]);
@@ -238,6 +288,7 @@ async function waitUntilListening(
     return port;
   } finally {
     clearTimeout(timer);
+    clearInterval(progress);
     if (onAbort) o.signal?.removeEventListener("abort", onAbort);
     if (onMessage) child.off("message", onMessage);
     failed.catch(() => undefined); // settles later, when Prism eventually exits

@@ -155,10 +155,24 @@ export function toPointer(segments: ReadonlyArray<string | number>): string {
   return segments.length === 0 ? "" : "/" + segments.map((s) => pointerSegment(String(s))).join("/");
 }
 
-/** Resolves a JSON pointer (`/a/b`) inside a value; undefined when absent. */
+/**
+ * The JSON pointer a local `$ref` (`#/paths/~1%7Bid%7D`) names: a URI fragment is percent-decoded before it
+ * is read as a pointer (RFC 6901, section 6). A fragment that is not valid percent-encoding is kept as written.
+ */
+export function refPointer(ref: string): string {
+  const fragment = ref.replace(/^#/, "");
+  if (!fragment.includes("%")) return fragment;
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+/** Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when absent. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === "" || pointer === "#") return root;
-  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer).split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let cur: any = root;
   for (const part of parts) {
     if (cur === null || typeof cur !== "object" || !(part in cur)) return undefined;
@@ -172,7 +186,7 @@ export function derefSchema(root: unknown, schema: any, pointer = ""): { schema:
   let cur = schema;
   let at = pointer;
   for (let hops = 0; cur && typeof cur === "object" && typeof cur.$ref === "string" && hops < 20; hops++) {
-    at = cur.$ref.replace(/^#/, "");
+    at = refPointer(cur.$ref);
     cur = resolvePointer(root, at);
   }
   return { schema: cur, pointer: at };
@@ -192,12 +206,19 @@ export class SpecValidator {
     this.ajv.addSchema(spec, SPEC_ID);
   }
 
-  /** The compiled validator of the schema at `pointer` (a JSON pointer into the document). */
+  /**
+   * The compiled validator of the schema at `pointer` (a JSON pointer into the document). A schema that is
+   * not valid JSON Schema (e.g. an `allOf` that is not a list) throws a {@link DocumentError} naming the place.
+   */
   validator(pointer: string): ValidateFunction {
     let fn = this.cache.get(pointer);
     if (!fn) {
-      // A pointer to nothing (a parameter without a schema) constrains nothing.
-      fn = this.ajv.compile(resolvePointer(this.spec, pointer) === undefined ? {} : { $ref: `${SPEC_ID}#${pointer}` });
+      try {
+        // A pointer to nothing (a parameter without a schema) constrains nothing.
+        fn = this.ajv.compile(resolvePointer(this.spec, pointer) === undefined ? {} : { $ref: `${SPEC_ID}#${pointer.replace(/%/g, "%25")}` });
+      } catch (err) {
+        throw new DocumentError(`the schema at ${pointer} (or one it refers to) is not valid JSON Schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
+      }
       this.cache.set(pointer, fn);
     }
     return fn;

