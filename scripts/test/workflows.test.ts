@@ -251,7 +251,7 @@ describe("the lifecycle", () => {
     const wf = workflow("staging-contract.yml");
     expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
     expect(wf.on.schedule).toHaveLength(1);
-    expect(wf.jobs.contract?.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED != 'true'");
+    expect(wf.jobs.contract?.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED != 'true'");
     expect(wf.jobs["not-configured"]?.if).toBe("vars.CONTRACT_BASE_URL == ''");
     expect(wf.jobs["not-configured"]?.steps.flatMap(runLines).join()).toMatch(/^echo "::notice title=.*CONTRACT_BASE_URL/);
   });
@@ -278,11 +278,11 @@ describe("the lifecycle", () => {
     expect(summary?.if).toBe("always() && hashFiles('reports/contract-summary.md') != ''");
   });
 
-  test("staging-contract.yml: with CONTRACT_SHARDED=true, a matrix of four shards with the single run's settings, each uploading its reports, then one merge", () => {
+  test("staging-contract.yml: with STAGING_SHARDED=true, a matrix of four shards with the single run's settings, each uploading its reports, then one merge", () => {
     const wf = workflow("staging-contract.yml");
     const shard = wf.jobs["contract-shard"]!;
     const merge = wf.jobs["contract-merge"]!;
-    expect(shard.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED == 'true'");
+    expect(shard.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
     expect(shard.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
     const run = shard.steps[stepRunning(shard, /^npm run contract -- --shard \$SHARD$/)]!;
     const { SHARD, ...settings } = run.env!;
@@ -293,7 +293,7 @@ describe("the lifecycle", () => {
     // The merge reads reports/shard-<i>-of-<n>/contract-shard.json: the artifact name is the folder it lands in.
     expect(upload.with).toMatchObject({ name: "shard-${{ matrix.shard }}-of-4", path: "reports/shard-${{ matrix.shard }}-of-4/" });
     expect(merge.needs).toBe("contract-shard");
-    expect(merge.if).toBe("always() && vars.CONTRACT_BASE_URL != '' && vars.CONTRACT_SHARDED == 'true'");
+    expect(merge.if).toBe("always() && vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
     expect(stepUsing(merge, "actions/download-artifact")?.with).toEqual({ pattern: "shard-*-of-4", path: "reports" });
     const mergeRun = merge.steps[stepRunning(merge, /^npm run contract:merge$/)]!;
     expect(mergeRun.if, "the merged verdict decides the workflow").toBeUndefined();
