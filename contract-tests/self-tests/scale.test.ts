@@ -65,6 +65,20 @@ describe("a schema that is not valid JSON Schema (a public document's `allOf` th
   });
 });
 
+describe("patterns public documents write that are ECMAScript only without the u flag", () => {
+  it("are compiled without it (ajv and the negative phase), so their schemas are still checked, not an internal error", () => {
+    const path = write("patterns.json", document({ "/p": { get: { operationId: "p", parameters: [{ name: "q", in: "query", schema: { type: "string", pattern: "^[a-z\\-\\_]{2,5}$" } }, { name: "g", in: "query", schema: { type: "string", pattern: "^(?:{[0-9a-f]{2}}|[0-9a-f]{2})$" } }], responses: { "200": { description: "ok" } } } } }));
+    const model = specModel(path);
+    const [q, g] = model.operation("p").parameters;
+    expect(model.validator.validate(q!.schemaPointer, "a_b")).toEqual([]);
+    expect(model.validator.validate(q!.schemaPointer, "A")).not.toEqual([]);
+    expect(model.validator.validate(g!.schemaPointer, "{0f}")).toEqual([]);
+    expect(model.validator.validate(g!.schemaPointer, "{0g}")).not.toEqual([]);
+    expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({ value: "not matching!", demand: "warning" });
+    expect(() => invalidValues(model, { type: "string", pattern: "(" })).not.toThrow();
+  });
+});
+
 describe("parseDocument", () => {
   it("reads JSON with JSON.parse (a duplicate key, which the YAML parser refuses, keeps the last value) and YAML, flow style included, with the YAML parser", () => {
     expect(parseDocument(' {"a": 1, "a": 2}')).toEqual({ a: 2 });
