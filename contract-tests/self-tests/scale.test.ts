@@ -12,6 +12,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { startPrism, type PrismServer } from "../../openapi/lib/prism.js";
 import { parseDocumentText as parseDocument } from "../../openapi/lib/self-contained.js";
 import { loadSpec, refPointer, resolvePointer, SPEC_PATH } from "../../openapi/lib/spec.js";
+import { invalidValues } from "../engine/generate.js";
 import { linkOrder } from "../engine/links.js";
 import { ContractRun, runContract, type ScenarioResult } from "../engine/run.js";
 import { startMock } from "../mock-target.js";
