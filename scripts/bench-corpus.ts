@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   const table = [
     `Corpus benchmark: cuts of GitHub's REST description (${OCTOKIT}, ${total} operations), each run with \`npm run contract\` against the Prism mock on ${process.env.BENCH_HOST ?? "this machine"} (load average at the end ${fixed(Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]))}).`,
     "",
-    "| operations | MB | read document (s) | plan (s) | Prism start (s) | the rest: processes and vitest starting, requests, checks, reports (s) | wall (s) | CPU (s, all processes) | CPU per operation (s) | peak RSS (MB, all processes) | scenarios | requests | verdict |",
+    "| operations | MB | read document (s) | plan (s) | Prism start (s) | the rest: processes starting, requests, checks, reports (s) | wall (s) | CPU (s, all processes) | CPU per operation (s) | peak RSS (MB, all processes) | scenarios | requests | verdict |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
