@@ -21,7 +21,6 @@ import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
 import { readSettings, SettingsError, type Settings } from "../settings.js";
 import { linkGroups, mergeReport, parseShard, shardOperations, type ShardRecord } from "../shard.js";
-import { createTarget, SkipScenario } from "../target.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const dir = tempDir("contract-scale-");
@@ -80,14 +79,6 @@ describe("patterns public documents write that are ECMAScript only without the u
     expect(model.validator.validate(g!.schemaPointer, "{0g}")).not.toEqual([]);
     expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({ value: "not matching!", demand: "warning" });
     expect(() => invalidValues(model, { type: "string", pattern: "(" })).not.toThrow();
-  });
-});
-
-describe("a GET with a request body (discourse's document gives one)", () => {
-  it("is skipped saying why, not sent and reported as a server that did not answer", async () => {
-    const target = createTarget({ ...readSettings({ CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }) });
-    await expect(target.send({ operation: "getPosts", method: "GET", path: "/t/1/posts.json", json: { post_ids: [1] } })).rejects.toThrow(new SkipScenario("skipped: the document gives getPosts (GET) a request body, which the suite cannot send (fetch refuses a body on GET and HEAD)"));
-    expect(target.requestsSent()).toBe(0);
   });
 });
 
