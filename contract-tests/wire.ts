@@ -52,6 +52,35 @@ export function authPlan(op: Pick<OperationEntry, "security">): AuthPlan {
   return { kind: "unsupported", schemes: [...new Set(op.security.flat().filter((s) => !placementOf(s)).map(describeScheme))] };
 }
 
+const where = (p: Placement) => `${p.in} ${p.in === "header" ? p.name.toLowerCase() : p.name}`;
+
+/**
+ * Why the credentialed requests of `plan` are in doubt as the document is written: no alternative can be
+ * presented (mutualTLS, say), or the chosen one needs two credentials in one place (two schemes on the
+ * Authorization header), which one request cannot carry. A refusal of such a request breaks no promise the
+ * suite can hold.
+ */
+export function credentialDoubt(plan: AuthPlan): string | undefined {
+  if (plan.kind === "unsupported") return `the suite cannot present a credential for ${plan.schemes.join(", ")}, so its requests go unauthenticated`;
+  if (plan.kind !== "placed") return undefined;
+  const places = plan.placements.map(where);
+  const twice = places.find((w, i) => places.indexOf(w) !== i);
+  return twice ? `the security requirement asks for two credentials in one place (${twice}), which one request cannot carry` : undefined;
+}
+
+/**
+ * Why the empty-credential probe of `op` is in doubt: its wire value is not empty ("Basic ", "Bearer ") and
+ * another scheme of the operation's security reads that same place as an apiKey, for which any value present
+ * is a credential, so the document does not call the probe unauthenticated: it is a wrong credential, which
+ * only a live target can show refused (the mock takes any apiKey value, as for the wrong-key probe).
+ */
+export function emptyProbeDoubt(op: Pick<OperationEntry, "security">, plan: AuthPlan): string | undefined {
+  if (plan.kind !== "placed") return undefined;
+  const prefixed = plan.placements.filter((p) => p.format !== "raw").map(where);
+  const reader = op.security.flat().find((s) => s.type === "apiKey" && placementOf(s) && prefixed.includes(where(placementOf(s)!)));
+  return reader ? `the empty ${plan.placements.find((p) => p.format !== "raw")!.format} credential is a value in the ${where(placementOf(reader)!)}, which the apiKey scheme ${reader.scheme} reads as a credential (a wrong one, which only a live target can show refused)` : undefined;
+}
+
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 
 /** The value a placement carries for `secret` (`""` for the empty-credential probe stays empty after the prefix). */

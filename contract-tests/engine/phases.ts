@@ -6,7 +6,7 @@ import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../opena
 import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
-import { authPlan } from "../wire.js";
+import { authPlan, emptyProbeDoubt } from "../wire.js";
 import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
@@ -213,7 +213,9 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   if (plan.kind === "unsupported") skip(`skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`);
   const spec = toRequest(op, base(ctx, op));
   await ctx.send({ ...spec, key: "none" }, { intent: "no-key" });
-  await ctx.send({ ...spec, key: "empty" }, { intent: "empty-key" });
+  // Against the mock only: on a live target such a probe is a wrong credential, which must be refused.
+  const emptyDoubt = ctx.settings.kind === "live" ? undefined : emptyProbeDoubt(op, plan);
+  await ctx.send({ ...spec, key: "empty" }, { intent: "empty-key", ...(emptyDoubt ? { inDoubt: emptyDoubt } : {}) });
   // Prism's mock accepts any non-empty key, so only a live server can show a wrong key is refused.
   if (ctx.settings.kind === "live") await ctx.send({ ...spec, key: "wrong" }, { intent: "wrong-key" });
 }

@@ -9,6 +9,7 @@ import { moduleCheckIds } from "../modules/index.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
 import { selectedChecks } from "./select.js";
+import { authPlan, credentialDoubt } from "../wire.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -18,6 +19,15 @@ const KEPT_SUCCESSES = 5;
 export interface RunState {
   /** The last successful exchanges of each operation (sent with a valid key). */
   successes: Map<string, Exchange[]>;
+}
+
+/**
+ * A required body whose valid value serializes to nothing (an empty form or text): on the wire it cannot be
+ * told from no body, so a server may refuse it as missing. The suite's request is in doubt, not the server.
+ */
+function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
+  if (ex.request.bodyText !== "" || !model.has(ex.operation) || !model.operation(ex.operation).requestBody?.required) return undefined;
+  return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
 }
 
 /** Collects the findings of one scenario. */
@@ -34,7 +44,9 @@ export class Verdict {
   /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
     this.exchanges++;
-    const doubt = this.model.requestDoubts.get(ex.operation);
+    // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
+    const accepting = (ctx.intent ?? "acceptance") === "acceptance";
+    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex) ?? (this.model.has(ex.operation) ? credentialDoubt(authPlan(this.model.operation(ex.operation))) : undefined)) : undefined;
     const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
     for (const f of runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full)) this.findings.push(f);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {

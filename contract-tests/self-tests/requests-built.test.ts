@@ -285,6 +285,97 @@ describe("form bodies: required and the Encoding Object honoured", () => {
   });
 });
 
+describe("a required body whose valid value is empty on the wire", () => {
+  it("holds a refusal of an empty required form in doubt (it cannot be told from no body): a warning, never 'valid input rejected'", async () => {
+    // Conjur's shape: a required form body whose members are all optional, so {} is valid and serializes to "".
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/token": {
+          post: {
+            operationId: "token",
+            requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { jwt: { type: "string" } } } } } },
+            responses: { ...ok({ type: "object" }), "400": { description: "no body" } },
+          },
+        },
+      },
+    };
+    // Like Prism: a zero-length body is a missing body, whatever the form would decode to.
+    answers.set("/token", (r) => (r.body === "" ? { status: 400, body: { message: "body required" } } : { status: 200, body: {} }));
+    const results = await run("empty-required-form", doc);
+    expect(seen.some((r) => r.method === "POST" && r.body === ""), "the empty form was sent").toBe(true);
+    expect(errors(results).filter((e) => e.startsWith("positive_data_acceptance"))).toEqual([]);
+    expect(results.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /serializes to nothing/.test(f.documented ?? ""))).toBe(true);
+  });
+});
+
+describe("credentials and headers as the document writes them (Conjur's shapes)", () => {
+  const schemes = {
+    basicAuth: { type: "http", scheme: "basic" },
+    tokenAuth: { type: "apiKey", in: "header", name: "Authorization" },
+    tls: { type: "http", scheme: "mutual" },
+  };
+  const refused = { ...ok({ type: "object" }), "401": { description: "no" }, "422": { description: "invalid" } };
+
+  it("sends a header fetch would otherwise add (Accept-Encoding) with a documented value, so no request carries one the document rules out", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: { "/secrets": { get: { operationId: "secrets", parameters: [{ in: "header", name: "Accept-Encoding", schema: { type: "string", enum: ["base64"] } }], responses: refused } } },
+    };
+    // Like Prism: the header's value is validated against the document's enum.
+    answers.set("/secrets", (r) => (r.headers["accept-encoding"] === "base64" ? { status: 200, body: {} } : { status: 422, body: { message: `accept-encoding ${r.headers["accept-encoding"]}` } }));
+    const results = await run("accept-encoding", doc);
+    expect(errors(results)).toEqual([]);
+    const positive = results.find((r) => r.phase === "positive")!;
+    expect(positive.status).toBe("passed");
+    expect(seen.filter((r) => r.headers["accept-encoding"] === "base64").length, "valid requests carry the documented value").toBeGreaterThan(2);
+  });
+
+  it("holds the refusals of an operation whose credential the suite cannot present, or cannot put in one request, in doubt: warnings", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      components: { securitySchemes: schemes },
+      paths: {
+        "/k8s": { post: { operationId: "k8s", security: [{ tls: [] }], responses: refused } },
+        "/rotate": { put: { operationId: "rotate", security: [{ basicAuth: [], tokenAuth: [] }], responses: refused } },
+      },
+    };
+    answers.set("/k8s", () => ({ status: 401, body: {} }));
+    answers.set("/rotate", () => ({ status: 401, body: {} }));
+    const results = await run("credential-doubts", doc);
+    expect(errors(results)).toEqual([]);
+    const warned = results.flatMap((r) => r.findings).filter((f) => f.check === "positive_data_acceptance" && f.severity === "warning");
+    expect(warned.some((f) => f.operation === "k8s" && /cannot present a credential for http mutual/.test(f.documented ?? ""))).toBe(true);
+    expect(warned.some((f) => f.operation === "rotate" && /two credentials in one place \(header authorization\)/.test(f.documented ?? ""))).toBe(true);
+  });
+
+  it("does not call an empty Basic credential unauthenticated when an apiKey scheme reads the same header: its answer is a warning; no key at all must still be refused", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      components: { securitySchemes: schemes },
+      security: [{ basicAuth: [] }, { tokenAuth: [] }],
+      paths: { "/info": { get: { operationId: "info", responses: refused } } },
+    };
+    // The document's letter: any Authorization value is a tokenAuth credential.
+    answers.set("/info", (r) => (r.headers.authorization !== undefined ? { status: 200, body: {} } : { status: 401, body: {} }));
+    // As the mock (like Prism, which takes any apiKey value): "Basic " is a wrong tokenAuth credential, which
+    // only a live target can show refused, so its acceptance is a warning there.
+    const results = await run("empty-basic", doc, true);
+    expect(errors(results)).toEqual([]);
+    const auth = results.find((r) => r.phase === "auth")!.findings.filter((f) => f.check === "ignored_auth");
+    expect(auth.map((f) => f.severity)).toEqual(["warning"]);
+    expect(auth[0]!.documented).toMatch(/apiKey scheme tokenAuth reads as a credential/);
+    // A live target must refuse it (a wrong credential), and a mock must refuse no key at all.
+    expect(errors(await run("empty-basic-live", doc))).toContain("ignored_auth: The API answered a request with an empty API key");
+    answers.set("/info", () => ({ status: 200, body: {} }));
+    expect(errors(await run("empty-basic-open", doc, true))).toContain("ignored_auth: The API answered a request without an API key");
+  });
+});
+
 describe("a document's jsonSchemaDialect", () => {
   const doc = (dialect: string, maximum: unknown = 5) => ({
     openapi: "3.1.0",
