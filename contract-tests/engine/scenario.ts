@@ -22,11 +22,14 @@ export interface RunState {
 }
 
 /**
- * A required body whose valid value serializes to nothing (an empty form or text): on the wire it cannot be
- * told from no body, so a server may refuse it as missing. The suite's request is in doubt, not the server.
+ * A required body whose valid value serializes to nothing (an empty form or text), or is JSON `null` (which
+ * servers and Prism commonly read as no body): a server may refuse it as missing. The suite's request is in
+ * doubt, not the server.
  */
 function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
-  if (ex.request.bodyText !== "" || !model.has(ex.operation) || !model.operation(ex.operation).requestBody?.required) return undefined;
+  const text = ex.request.bodyText;
+  if ((text !== "" && text !== "null") || !model.has(ex.operation) || !model.operation(ex.operation).requestBody?.required) return undefined;
+  if (text === "null") return "the required body is valid as JSON null, which servers (and Prism) commonly read as no body";
   return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
 }
 

@@ -308,6 +308,19 @@ describe("a required body whose valid value is empty on the wire", () => {
     expect(errors(results).filter((e) => e.startsWith("positive_data_acceptance"))).toEqual([]);
     expect(results.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /serializes to nothing/.test(f.documented ?? ""))).toBe(true);
   });
+
+  it("holds a refusal of a JSON null body, valid under an empty schema, in doubt too (slicebox's shape: Prism reads null as no body)", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: { "/images": { post: { operationId: "upload", requestBody: { required: true, content: { "application/json": { schema: {}, examples: { nothing: { value: null } } } } }, responses: { ...ok({ type: "object" }), "422": { description: "invalid" } } } } },
+    };
+    answers.set("/images", (r) => (r.body === "null" || r.body === "" ? { status: 422, body: { message: "body required" } } : { status: 200, body: {} }));
+    const results = await run("null-required-json", doc);
+    expect(errors(results).filter((e) => e.startsWith("positive_data_acceptance"))).toEqual([]);
+    expect(seen.some((r) => r.method === "POST" && r.body === "null"), "the documented null example was sent").toBe(true);
+    expect(results.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /JSON null/.test(f.documented ?? ""))).toBe(true);
+  });
 });
 
 describe("credentials and headers as the document writes them (Conjur's shapes)", () => {
