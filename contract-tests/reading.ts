@@ -11,6 +11,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
 import { parseDocumentText } from "../openapi/lib/self-contained.js";
 import { forEachNode, isMapping, loadSpec, resolvePointer, SpecValidator, toPointer, type OpenApiDocument } from "../openapi/lib/spec.js";
+import { authPlan, credentialDoubt } from "./wire.js";
 
 /** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
 const NATIVE = /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-schema\.org\/draft\/20(19-09|20-12)\/schema)#?$/;
@@ -119,13 +120,19 @@ function written(path: string): Record<string, any> | undefined {
 }
 
 /**
- * Why the suite's requests to an operation are in doubt as the document is written, by operationId: a
- * Swagger 2.0 body or form parameter with no `consumes` (the operation's or the document's) names no media
- * type, so the one the suite sends it in (the upgrade's choice) is an assumption the target need not share.
+ * Why the suite's requests to an operation are in doubt as the document is written, by operationId:
+ * - its credential cannot be presented as the security requirement says (see `credentialDoubt`);
+ * - a Swagger 2.0 body or form parameter with no `consumes` (the operation's or the document's) names no
+ *   media type, so the one the suite sends it in (the upgrade's choice) is an assumption the target need not
+ *   share.
  */
 export function requestDoubts(operations: OperationEntry[], path: string): Map<string, string> {
   const source = written(path);
   const out = new Map<string, string>();
+  for (const op of operations) {
+    const doubt = credentialDoubt(authPlan(op));
+    if (doubt) out.set(op.operationId, doubt);
+  }
   if (!source || typeof source.swagger !== "string") return out;
   for (const op of operations) {
     const item = resolvePointer(source, op.pointer);

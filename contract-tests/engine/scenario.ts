@@ -9,7 +9,6 @@ import { moduleCheckIds } from "../modules/index.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
 import { selectedChecks } from "./select.js";
-import { authPlan, credentialDoubt } from "../wire.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -49,7 +48,7 @@ export class Verdict {
     this.exchanges++;
     // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
     const accepting = (ctx.intent ?? "acceptance") === "acceptance";
-    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex) ?? (this.model.has(ex.operation) ? credentialDoubt(authPlan(this.model.operation(ex.operation))) : undefined)) : undefined;
+    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex)) : undefined;
     const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
     for (const f of runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full)) this.findings.push(f);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {

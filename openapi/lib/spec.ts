@@ -48,6 +48,11 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
     // The place only, never the parser's message or excerpt: the file may be a secret named by mistake.
     throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
   }
+  return readSpec(doc, path);
+}
+
+/** {@link loadSpec} on a document already parsed; `path` names it in errors. */
+export function readSpec(doc: unknown, path: string): OpenApiDocument {
   if (!isMapping(doc)) throw new DocumentError(`${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : doc === null || doc === undefined ? "nothing" : `a ${typeof doc}`}`);
   const openapi = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (!(openapi && /^3\.[0-2]\.\d/.test(openapi)) && String(doc.swagger) !== "2.0") {

@@ -3,11 +3,10 @@
  * ref (`git show REF:openapi/openapi.yaml`) and the one in the working tree.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { parse } from "yaml";
-import { DocumentError, loadSpec, SPEC_PATH, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { parseDocumentText } from "../../openapi/lib/self-contained.js";
+import { readSpec, SPEC_PATH, type OpenApiDocument } from "../../openapi/lib/spec.js";
 import { UsageError } from "./cli.js";
 
 /** The document's path inside the repository (posix separators, as git names it). */
@@ -35,7 +34,7 @@ function repoRoot(dir: string): string {
 }
 
 function parseDocument(text: string, origin: string): OpenApiDocument {
-  const doc: unknown = parse(text);
+  const doc: unknown = parseDocumentText(text);
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`${origin} is not an OpenAPI document`);
   return doc as OpenApiDocument;
 }
@@ -63,21 +62,10 @@ export function loadDocuments(dir: string, baseRef: string): DocumentPair {
 }
 
 /**
- * The document read as the project's other tools read it (openapi/lib/spec.ts's loadSpec): a Swagger 2.0
+ * The document read as the project's other tools read it (openapi/lib/spec.ts's readSpec): a Swagger 2.0
  * or OpenAPI 3.0 document upgraded to OpenAPI 3.1 (`nullable` becomes a `null` type, boolean exclusive
- * bounds become numbers...), references checked. loadSpec reads a file, so the document passes through a
- * temporary one; an error names `origin`, not that file.
+ * bounds become numbers...), references checked; an error names `origin`.
  */
 export function normalizeDocument(doc: OpenApiDocument, origin: string): OpenApiDocument {
-  const dir = mkdtempSync(join(tmpdir(), "spec-diff-"));
-  const file = join(dir, "openapi.json");
-  try {
-    writeFileSync(file, JSON.stringify(doc));
-    return loadSpec(file);
-  } catch (error) {
-    if (error instanceof DocumentError) throw new DocumentError(error.message.split(file).join(origin));
-    throw error;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return readSpec(structuredClone(doc), origin);
 }
