@@ -5,9 +5,10 @@
  *
  * Precedence: a flag beats the environment, which beats the config file, which beats the default.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { readJsonFile } from "../openapi/lib/self-contained.js";
 
 /** A setting that breaks a rule; the message names the flag, variable or config key and the rule. */
 export class SettingsError extends Error {
@@ -168,13 +169,7 @@ export function configSchema(): Record<string, unknown> {
 
 /** The config file of this run, if any: its path (for messages and relative paths) and its object. */
 function readConfig(explicit: Resolved | undefined, cwd: string): { path: string; label: string; data: Record<string, unknown> } | undefined {
-  const parse = (path: string, label: string) => {
-    try {
-      return JSON.parse(readFileSync(path, "utf8")) as unknown;
-    } catch (err) {
-      throw new SettingsError(`${label} ${path} is not valid JSON: ${(err as Error).message}`);
-    }
-  };
+  const parse = (path: string, label: string) => readJsonFile(path, `${label} ${path}`, (m) => new SettingsError(m));
   if (explicit) {
     const path = resolve(cwd, String(explicit.value));
     if (!existsSync(path)) throw new SettingsError(`${explicit.label} names a file that does not exist: ${path}`);

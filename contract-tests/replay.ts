@@ -5,7 +5,7 @@
  * (--base-url, CONTRACT_BASE_URL or the config file): the key is never sent to a URL read from a report file,
  * which anyone who can write that file (a CI artifact from a fork, say) controls (issue 17).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PrismServer } from "../openapi/lib/prism.js";
 import { runChecks } from "./checks/index.js";
@@ -17,6 +17,7 @@ import { startMock, type Out } from "./mock-target.js";
 import { settingsFrom } from "./settings.js";
 import { createTarget } from "./target.js";
 import { wireRules } from "./wire.js";
+import { readJsonFile } from "../openapi/lib/self-contained.js";
 
 /** A report file that cannot be replayed (exit 2). */
 export class ReplayError extends Error {
@@ -27,14 +28,7 @@ export class ReplayError extends Error {
 function readReport(file: string): RunReport {
   const path = resolve(file);
   if (!existsSync(path)) throw new ReplayError(`--replay names a file that does not exist: ${path}`);
-  let report: RunReport;
-  try {
-    report = JSON.parse(readFileSync(path, "utf8")) as RunReport;
-  } catch (err) {
-    // The position only, never the parser's message: it quotes the file (issue 17).
-    const at = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new ReplayError(`--replay ${path} is not valid JSON${at ? ` (at character ${at})` : ""}; its content is not shown`);
-  }
+  const report = readJsonFile(path, `--replay ${path}`, (m) => new ReplayError(m)) as RunReport;
   if (!Array.isArray(report?.findings) || typeof report.target?.spec !== "string") throw new ReplayError(`--replay ${path} is not a contract-report.json (no "findings" array or "target.spec")`);
   return report;
 }

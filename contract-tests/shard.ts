@@ -7,7 +7,7 @@
  * so a link is followed exactly as in a single run. Groups are dealt largest first to the shard with the
  * fewest operations so far (ties: the lower shard), so the split depends on the document alone.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OperationEntry } from "../openapi/lib/operations.js";
 import type { Scrubber } from "../src/redact.js";
@@ -16,6 +16,7 @@ import type { ScenarioResult } from "./engine/run.js";
 import { loadBaseline } from "./report/baseline.js";
 import { buildReport, type RunReport } from "./report/render.js";
 import { SettingsError } from "./options.js";
+import { readJsonFile } from "../openapi/lib/self-contained.js";
 
 /** One share of a run: shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -127,11 +128,7 @@ export function readRecords(dirs: string[]): ShardRecord[] {
   return dirs.map((dir) => {
     const file = join(dir, SHARD_FILE);
     if (!existsSync(file)) throw new SettingsError(`${dir} holds no ${SHARD_FILE}: it is not the reports folder of a shard (npm run contract -- --shard i/n)`);
-    try {
-      return JSON.parse(readFileSync(file, "utf8")) as ShardRecord;
-    } catch (err) {
-      throw new SettingsError(`${file} is not valid JSON: ${(err instanceof Error ? err.message : String(err)).slice(0, 200)}`);
-    }
+    return readJsonFile(file, file, (m) => new SettingsError(m)) as ShardRecord;
   });
 }
 

@@ -3,8 +3,9 @@
  * place, a reason and an expiry date. A run fails only on findings the baseline does not list and on
  * expired entries; entries that no longer occur are reported as fixed.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import type { Finding } from "../types.js";
+import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
 /** One accepted finding. */
 export interface BaselineEntry {
@@ -47,14 +48,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Reads and validates a baseline; an absent file is an empty baseline. */
 export function loadBaseline(path: string | undefined): Baseline {
   if (!path || !existsSync(path)) return { entries: [] };
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    // The position only, never the parser's message: it quotes the file, which may be a secret named by mistake.
-    const at = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new BaselineError(`CONTRACT_BASELINE ${path} is not valid JSON${at ? ` (at character ${at})` : ""}; its content is not shown`);
-  }
+  const data = readJsonFile(path, `CONTRACT_BASELINE ${path}`, (m) => new BaselineError(m));
   const entries = (data as { entries?: unknown })?.entries;
   if (!Array.isArray(entries)) throw new BaselineError(`CONTRACT_BASELINE ${path} must be an object with an "entries" array`);
   entries.forEach((e: Record<string, unknown>, i) => {

@@ -98,7 +98,7 @@ describe("flags, environment and config file", () => {
     [{ operations: "listBrowserRequests" }, /contract\.config\.json: operations must be array/],
     [{ baseUrl: "ftp://x" }, /contract\.config\.json: baseUrl must match pattern/],
     [{ apiKey: "sk_live_in_a_file" }, /"apiKey" may not be in a file .* set CONTRACT_API_KEY/],
-    ["{not json", /contract\.config\.json .* is not valid JSON/],
+    ["{not json sk_live_in_a_file", /contract\.config\.json .* is not valid JSON \(at character 1\); its content is not shown/],
   ])("validates the file against its schema at start: %j", (config, message) => {
     const msg = refused(() => resolveOptions({ cwd: project({ "contract.config.json": config }) }));
     expect(msg).toMatch(message);

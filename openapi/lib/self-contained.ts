@@ -68,6 +68,20 @@ export function parseDocumentText(text: string): unknown {
 }
 
 /**
+ * A JSON file parsed (a baseline, a report, a config file, a shard record). A file that is not JSON is
+ * `fail`ed with the position only: the parser's own message quotes the file, which may be a secret named by
+ * mistake (`/proc/self/environ`, an `.npmrc`). `what` names the file in the message.
+ */
+export function readJsonFile(path: string, what: string, fail: (message: string) => Error): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    throw fail(`${what} is not valid JSON${at ? ` (at character ${at})` : ""}; its content is not shown`);
+  }
+}
+
+/**
  * Reads a document file and checks it is self-contained, before it is handed to a tool that reads it itself
  * (Prism, Redocly). Throws {@link DocumentError} naming the file and the rule; its content is never quoted.
  */
