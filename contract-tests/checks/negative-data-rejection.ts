@@ -1,10 +1,10 @@
 import { matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../exchange.js";
-import { operationPromise, refusalPromise } from "../promise.js";
+import { operationPromise, REFUSAL_STATUSES, refusalPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
 /** The statuses that document a refusal of a body sent in a media type the operation does not take. */
-const MEDIA_REFUSALS = ["415", "400", "422"];
+const MEDIA_REFUSALS = ["415", ...REFUSAL_STATUSES];
 
 /**
  * Input the document rules out must get a 4xx, never a 2xx or a 5xx, where the document promises a refusal:

@@ -8,12 +8,12 @@
  * an error only where the operation documents a refusal.
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import type { Mutation } from "./generate.js";
 import { validSamples } from "./generate.js";
 
-type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = isMapping;
 
 /** A member name no schema of this kind lists. */
 const UNEXPECTED_MEMBER = "contract_suite_unexpected_member";

@@ -11,7 +11,7 @@
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
-import { validSamples } from "./generate.js";
+import { typesOf, validSamples } from "./generate.js";
 import { bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, type Values } from "./requests.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
@@ -27,7 +27,6 @@ const INT32_MAX = 2 ** 31 - 1;
 const FLOAT_MAX = 3.4028234663852886e38;
 
 type Schema = Record<string, any>;
-const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
 
 /** One edge value of a schema, named. */
 export interface EdgeValue {

@@ -4,7 +4,7 @@
  * negative phase (each confirmed invalid by ajv, so a slip of the generator never becomes a finding).
  */
 import { generateSync } from "json-schema-faker";
-import { refPointer, resolvePointer } from "../../openapi/lib/spec.js";
+import { isMapping, refPointer, resolvePointer } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { linearRegExp } from "../../openapi/lib/regex.js";
 import { BoundExceeded, INLINE_NODE_BUDGET, MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
@@ -16,7 +16,7 @@ const REF_DEPTH = 6;
 const INT32_MAX = 2 ** 31 - 1;
 
 type Schema = Record<string, any>;
-const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = isMapping;
 const ANNOTATIONS = new Set(["enum", "examples", "example", "default", "const", "description", "required"]);
 
 /**
@@ -35,7 +35,8 @@ function inlineSchema(model: SpecModel, schema: unknown, place: string, depth = 
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, ANNOTATIONS.has(k) || k.startsWith("x-") ? v : inlineSchema(model, v, place, depth, budget)]));
 }
 
-const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
+/** The types a schema names (`type` as a string or a list; none when absent). */
+export const typesOf = (s: Schema): string[] => (s.type === undefined ? [] : [s.type].flat());
 
 /**
  * A copy that keeps generated values where the document guarantees acceptance: integers from their minimum

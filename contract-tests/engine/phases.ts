@@ -17,7 +17,6 @@ import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 import { dotSegmentIn } from "../boundary.js";
 
-const clone = cloneValues;
 
 /** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
 function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
@@ -64,7 +63,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
   for (const e of bodyMedia(op)?.examples ?? []) {
     const body = withConfiguredMembers(ctx.settings, op, structuredClone(e.value));
-    sends.push({ values: { ...clone(values), body: { value: body } }, pair: pairOf(op, e), doubt: exampleProblem(ctx.model, op, "body", body) });
+    sends.push({ values: { ...cloneValues(values), body: { value: body } }, pair: pairOf(op, e), doubt: exampleProblem(ctx.model, op, "body", body) });
   }
   for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
@@ -72,7 +71,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       const live = ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name);
       const value = live ? linkedValues(ctx, op).get(p.name)?.[0] : e.value;
       if (value === undefined) continue;
-      const v = clone(values);
+      const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
       sends.push({ values: v, pair: live ? undefined : pairOf(op, e), doubt: live ? undefined : exampleProblem(ctx.model, op, p, value) });
     }
@@ -84,12 +83,12 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   }
 }
 
-/** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
 /** A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
 function refuseDotValue(link: string, source: string, name: string, value: unknown): void {
   if (typeof value === "string" && dotSegmentIn(value) !== undefined) skip(`skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`);
 }
 
+/** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
 function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   for (const { source, link } of allLinks(ctx.model.operations).filter((l) => l.link.operationId === op.operationId))
@@ -122,7 +121,7 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const optional = op.parameters.filter((p) => p.in !== "path" && !p.required);
   const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, ctx.settings.seed + p.name.length)]));
   for (let i = 0; i < count; i++) {
-    const v = clone(values);
+    const v = cloneValues(values);
     if (bodies.length) v.body = { value: withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length]) };
     optional.forEach((p, j) => {
       if ((i + j) % 2 !== 0) return;
@@ -137,13 +136,13 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const valid = (pointer: string, value: unknown) => ctx.model.validator.validate(pointer, value).length === 0;
   const bounds: Array<{ v: Values }> = [];
   for (const p of optional)
-    for (const b of boundaries(ctx.model, p.schema)) if (valid(p.schemaPointer, b.value)) bounds.push({ v: { ...clone(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
+    for (const b of boundaries(ctx.model, p.schema)) if (valid(p.schemaPointer, b.value)) bounds.push({ v: { ...cloneValues(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
   const bodySchema = body?.schemaPointer ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema : undefined;
   if (values.body && bodySchema?.properties)
     for (const [name, s] of Object.entries(bodySchema.properties as Record<string, unknown>))
       for (const b of boundaries(ctx.model, s)) {
         const candidate = { ...(values.body.value as object), [name]: b.value };
-        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate))) bounds.push({ v: { ...clone(values), body: { value: candidate } } });
+        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate))) bounds.push({ v: { ...cloneValues(values), body: { value: candidate } } });
       }
   for (const { v } of bounds.slice(0, ctx.settings.kind === "live" ? 2 : 8)) await ctx.send(toRequest(op, v));
 }
@@ -182,7 +181,7 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   }
   // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
   for (const p of requiredParameters(op)) {
-    const v = clone(values);
+    const v = cloneValues(values);
     delete bucketOf(v, p.in)[p.name];
     add(toRequest(op, v), `required ${p.in} parameter ${p.name} left out`);
   }
@@ -192,7 +191,7 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
       const errors = p.in === "path" && (wire === "" || m.value === null) ? [] : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
       if (errors.length === 0) continue;
-      const v = clone(values);
+      const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = m.value;
       // On the wire every value is text: say what the server reads and the rule that text breaks.
       const sent = `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, which breaks ${errors[0]!.keyword}`;
@@ -238,7 +237,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     const bucket = bucketOf(v, inWhere);
     bucket[name] = isArraySchema(ctx.model, target.parameters.find((x) => x.name === name)?.schema) && !Array.isArray(value) ? [value] : value;
   };
-  const fed = clone(values);
+  const fed = cloneValues(values);
   for (const x of usable) put(fed, x.p!.name, x.p!.in, x.value);
   await ctx.send(toRequest(target, fed), { intent: "acceptance", linked: link.name });
   // A well-formed identifier that does not exist, in place of each linked string value.
@@ -246,7 +245,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     const seen = new Set(x.all.map(String));
     const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, ctx.settings.seed + 7).map((v) => (Array.isArray(v) ? v[0] : v)).find((v) => typeof v === "string" && !seen.has(v));
     if (unknown === undefined) continue;
-    const v = clone(fed);
+    const v = cloneValues(fed);
     put(v, x.p!.name, x.p!.in, unknown);
     await ctx.send(toRequest(target, v), { intent: "unknown-resource", unknownIn: x.p!.in as "path", foreignIds: [unknown as string], linked: link.name });
   }
@@ -291,6 +290,10 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
   // Last: an edge answer (an empty page far beyond the end) is no response for a link to start from.
   const method = unsupportedMethodFor(model, settings, op);
   if (method) out.push({ id: `${id}/unsupported-method`, operation: id, phase: "unsupported-method", title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`, run: (c) => unsupportedMethod(c, op, method) });
-  if (hasEdges(model.forRequests, op)) out.push({ id: `${id}/edges`, operation: id, phase: "edges", title: "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx", run: (c) => edges(c, op, base(c, op), (p) => (isLinkTarget(c.model, op, p.name) ? (c.settings.kind === "live" ? (linkedValues(c, op).get(p.name) ?? []) : undefined) : undefined)) });
+  if (hasEdges(model.forRequests, op)) out.push({ id: `${id}/edges`, operation: id, phase: "edges", title: "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx", run: (c) => {
+    // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).
+    let fed: Map<string, unknown[]> | undefined;
+    return edges(c, op, base(c, op), (p) => (isLinkTarget(c.model, op, p.name) && c.settings.kind === "live" ? ((fed ??= linkedValues(c, op)).get(p.name) ?? []) : undefined));
+  } });
   return out;
 }

@@ -289,7 +289,7 @@ export function exampleProblem(model: SpecModel, op: OperationEntry, where: Para
 }
 
 /** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
-function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry, p: ParameterEntry, useExamples: boolean): { value: unknown } | undefined {
+export function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry, p: ParameterEntry, useExamples: boolean): { value: unknown } | undefined {
   const configured = configuredValue(settings, op.operationId, p.name);
   if (configured.found) return { value: configured.value };
   const example = useExamples ? p.examples.find((e) => !exampleProblem(model, op, p, e.value)) : undefined;

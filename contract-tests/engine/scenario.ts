@@ -45,12 +45,7 @@ export class Verdict {
 
   /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
-    this.exchanges++;
-    // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
-    const accepting = (ctx.intent ?? "acceptance") === "acceptance";
-    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex)) : undefined;
-    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
-    for (const f of runChecks(selectedChecks([...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], this.settings), ex, full)) this.findings.push(f);
+    const full = this.only(ex, [...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], ctx);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];
       kept.push(ex);
@@ -58,6 +53,17 @@ export class Verdict {
       this.state.successes.set(ex.operation, kept);
     }
     return ex;
+  }
+
+  /** Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. */
+  only(ex: Exchange, ids: readonly string[], ctx: Partial<Omit<CheckContext, "model">> = {}): CheckContext {
+    this.exchanges++;
+    // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
+    const accepting = (ctx.intent ?? "acceptance") === "acceptance";
+    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex)) : undefined;
+    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
+    for (const f of runChecks(selectedChecks(ids, this.settings), ex, full)) this.findings.push(f);
+    return full;
   }
 }
 

@@ -5,11 +5,9 @@
  * only to a live target: the suite never sends an unsafe method the document does not show, which might change data.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
-import { runChecks } from "../checks/index.js";
 import type { SpecModel } from "../model.js";
-import { configuredValue, type Settings } from "../settings.js";
-import { validSamples } from "./generate.js";
-import { baseValues, emptyValues, toRequest, type Values } from "./requests.js";
+import type { Settings } from "../settings.js";
+import { baseValues, emptyValues, parameterValue, toRequest, type Values } from "./requests.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
 
@@ -25,18 +23,18 @@ export function unsupportedMethodFor(model: SpecModel, settings: Pick<Settings, 
 }
 
 /**
- * The path parameters of `op` for this request: the base request's when there is one, else the settings', linked
- * or generated values (GET changes nothing, so any well-formed id will do; the body is not needed).
+ * The path parameters of `op` for this request: the base request's when there is one, else each one's
+ * configured, example or generated value (GET changes nothing, so any well-formed id will do; the body is not
+ * needed).
  */
 function pathValues(ctx: ScenarioContext, op: OperationEntry): Values["path"] | undefined {
   const b = baseValues(ctx.model, ctx.settings, op);
   if ("values" in b) return b.values.path;
   const out: Values["path"] = {};
   for (const p of op.parameters.filter((x) => x.in === "path")) {
-    const configured = configuredValue(ctx.settings, op.operationId, p.name);
-    const value = configured.found ? configured.value : (p.examples[0]?.value ?? validSamples(ctx.model, p.schemaPointer, 1)[0]);
-    if (value === undefined) return undefined;
-    out[p.name] = value;
+    const v = parameterValue(ctx.model, ctx.settings, op, p, true);
+    if (!v) return undefined;
+    out[p.name] = v.value;
   }
   return out;
 }
@@ -46,8 +44,6 @@ export async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry
   const path = pathValues(ctx, op);
   if (!path) skip(`skipped: no value for a path parameter of ${op.path}`);
   const spec = { ...toRequest(op, { ...emptyValues(), path }), method };
-  const ex = await ctx.target.send(spec);
-  ctx.verdict.exchanges++;
   // Only this check: the document's statuses, media types and schemas are not promised for a method it does not list.
-  ctx.verdict.findings.push(...runChecks(["unsupported_method"], ex, { intent: "unsupported-method", strict: ctx.settings.strict, live: ctx.settings.kind === "live", model: ctx.model }));
+  ctx.verdict.only(await ctx.target.send(spec), ["unsupported_method"], { intent: "unsupported-method" });
 }
