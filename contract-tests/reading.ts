@@ -6,10 +6,9 @@
  * dialect ajv cannot read is named. A schema ajv still cannot compile is the document's problem: it is
  * recorded and named (never thrown into every scenario), and its values are not validated.
  */
-import { readFileSync } from "node:fs";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
-import { parseDocumentText } from "../openapi/lib/self-contained.js";
+import { readDocumentFile } from "../openapi/lib/self-contained.js";
 import { forEachNode, isMapping, loadSpec, resolvePointer, SpecValidator, toPointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import { authPlan, credentialDoubt } from "./wire.js";
 
@@ -110,8 +109,7 @@ function written(path: string): Record<string, any> | undefined {
   if (WRITTEN.has(path)) return WRITTEN.get(path);
   let doc: unknown;
   try {
-    // JSON with JSON.parse: the YAML parser takes seconds per MB of a large JSON document.
-    doc = parseDocumentText(readFileSync(path, "utf8"));
+    doc = readDocumentFile(path);
   } catch {
     doc = undefined;
   }

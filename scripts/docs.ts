@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
 import { outsideText } from "../openapi/lib/outside-text.js";
-import { assertSelfContained, assertSelfContainedFile } from "../openapi/lib/self-contained.js";
+import { assertSelfContained, assertSelfContainedFile, parseDocumentText, readDocumentFile } from "../openapi/lib/self-contained.js";
 import { changelogPage, landingPage, makeRedocPageOffline, type VersionEntry } from "./docs/pages.js";
 
 const require = createRequire(import.meta.url);
@@ -217,10 +217,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
   // Redocly resolves every $ref (it would fetch URLs and read ../ files, and publish them): each document
   // of the site is checked to be self-contained before any is built.
   assertSelfContainedFile(specPath);
-  const doc = parse(currentText) as { info?: { title?: unknown; version?: unknown; summary?: unknown } };
+  const doc = readDocumentFile(specPath) as { info?: { title?: unknown; version?: unknown; summary?: unknown } };
   const title = String(doc?.info?.title ?? "API");
   const { versions, warnings } = findVersions(specPath, currentText);
-  for (const v of versions) assertSelfContained(parse(v.text), `${specPath} (version ${v.version})`);
+  for (const v of versions) assertSelfContained(parseDocumentText(v.text), `${specPath} (version ${v.version})`);
   const version = String(doc.info?.version);
 
   prepareOut(out);

@@ -81,16 +81,32 @@ export function readJsonFile(path: string, what: string, fail: (message: string)
   }
 }
 
+/** The last document file parsed (its path and text), so the tools of one run parse a file once. */
+let lastRead: { path: string; text: string; doc: unknown } | undefined;
+
+/**
+ * A document file parsed as {@link parseDocumentText} does, as it is written. A run reads its document
+ * several times (the suite's model, the written form, the check before Prism starts): the last file read is
+ * kept, and its text compared, so it is parsed once. The result is shared: a caller that changes it clones it.
+ * Throws {@link DocumentError} naming the file and the place; its content is never quoted (a file named by
+ * mistake may be a secret).
+ */
+export function readDocumentFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+    if (lastRead?.path === path && lastRead.text === text) return lastRead.doc;
+    lastRead = { path, text, doc: parseDocumentText(text) };
+    return lastRead.doc;
+  } catch (err) {
+    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
+  }
+}
+
 /**
  * Reads a document file and checks it is self-contained, before it is handed to a tool that reads it itself
  * (Prism, Redocly). Throws {@link DocumentError} naming the file and the rule; its content is never quoted.
  */
 export function assertSelfContainedFile(path: string): void {
-  let doc: unknown;
-  try {
-    doc = parseDocumentText(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
-  }
-  assertSelfContained(doc, path);
+  assertSelfContained(readDocumentFile(path), path);
 }

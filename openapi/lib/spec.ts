@@ -3,13 +3,12 @@
  * (JSON Schema 2020-12 semantics, formats on). Shared by the spec tests and the contract suite, which
  * must read the YAML itself so a stale `generated/` cannot hide drift.
  */
-import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { fileURLToPath } from "node:url";
 import { ajvRegExp } from "./regex.js";
-import { assertSelfContained, parseDocumentText, parseErrorPlace } from "./self-contained.js";
+import { assertSelfContained, readDocumentFile } from "./self-contained.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is CommonJS; under NodeNext its default import is the module object, under tsx the function.
@@ -41,14 +40,8 @@ export const isMapping = (v: unknown): v is Record<string, any> => v !== null &&
  * Throws {@link DocumentError} for a file that is not YAML/JSON or not an OpenAPI 2.0/3.x document.
  */
 export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
-  let doc: unknown;
-  try {
-    doc = parseDocumentText(readFileSync(path, "utf8"));
-  } catch (err) {
-    // The place only, never the parser's message or excerpt: the file may be a secret named by mistake.
-    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
-  }
-  return readSpec(doc, path);
+  // A copy: the upgrade and the nullable rewrite change the document in place, and the parse is shared.
+  return readSpec(structuredClone(readDocumentFile(path)), path);
 }
 
 /** {@link loadSpec} on a document already parsed; `path` names it in errors. */
@@ -138,14 +131,13 @@ export function forEachNode(doc: unknown, visit: (node: Record<string, unknown>,
 }
 
 /**
- * Every `$ref` must point inside the document and resolve: tools here read one file, so a reference to
- * another file is an error that says to bundle first, and a dangling one names where it is.
+ * Every `$ref` must resolve: a dangling one names where it is. (That every `$ref` is local is checked before,
+ * by assertSelfContained.)
  */
 function checkReferences(doc: Record<string, unknown>, path: string): void {
   forEachNode(doc, (node, at) => {
     const ref = node.$ref;
     if (typeof ref !== "string") return;
-    if (!ref.startsWith("#")) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} points outside the document; bundle it into one file first (e.g. npx redocly bundle)`);
     if (resolvePointer(doc, ref) === undefined) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`);
   });
 }
