@@ -20,7 +20,7 @@ import type { PrismServer } from "../openapi/lib/prism.js";
 import type { Scrubber } from "../src/redact.js";
 import { ContractRun, preflight, preflightFailure, type ScenarioResult } from "./engine/run.js";
 import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "./options.js";
-import { BaselineError, loadBaseline } from "./report/baseline.js";
+import { BaselineError, loadBaseline, type Baseline } from "./report/baseline.js";
 import { finishRun } from "./report/finish.js";
 import { formatText, notRunText } from "./report/render.js";
 import { startMock, type Out } from "./mock-target.js";
@@ -104,6 +104,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
   let resolved: ResolvedOptions;
   let settings: Settings;
   let run: ContractRun;
+  let baseline: Baseline;
   try {
     resolved = resolveOptions({ argv, env });
     if (resolved.get("help")?.value) {
@@ -113,11 +114,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
     settings = settingsFrom(resolved);
     if (settings.shard && resolved.get("update-baseline")?.value) throw new SettingsError("--update-baseline needs the whole run: it cannot be combined with --shard (CONTRACT_SHARD)");
     out.setScrubber(runScrubber(settings));
-    loadBaseline(settings.baselinePath);
+    baseline = loadBaseline(settings.baselinePath);
     const replay = resolved.get("replay");
     if (replay) return await replayReport(String(replay.value), resolved, out.stdout);
     // Planned (and the selections checked) before anything starts.
-    run = new ContractRun(settings);
+    run = new ContractRun(settings, baseline);
     const planned = run.scenarios();
     if (resolved.get("dry-run")?.value) {
       describeSettings(resolved, out.stdout);
@@ -146,11 +147,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
         return 2;
       }
       settings = { ...settings, baseUrl: prism.url };
-      run = new ContractRun(settings);
+      run = new ContractRun(settings, baseline);
       out.stdout(`Prism mock listening at ${prism.url}`);
     }
     const results = await execute(run, out.stdout);
-    const { report, paths, baselineWritten } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber, { updateBaseline: Boolean(resolved.get("update-baseline")?.value) });
+    const { report, paths, baselineWritten } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber, { updateBaseline: Boolean(resolved.get("update-baseline")?.value), baseline });
     if (baselineWritten) out.stdout(`Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} to ${baselineWritten.path} (the file the next run reads)`);
     out.stdout("");
     for (const line of formatText(report).split("\n")) out.stdout(line);

@@ -59,13 +59,19 @@ function distinct(findings: Finding[]): Finding[] {
 export class ContractRun {
   readonly model: SpecModel;
   readonly target: Target;
-  readonly baseline: Baseline;
   readonly state: RunState = { successes: new Map() };
+  /** The keys of the baseline entries that accept findings (an expired entry accepts nothing). */
+  readonly #accepting: Set<string>;
 
-  constructor(readonly settings: Settings) {
+  /** `baseline`: the run's baseline when the caller has read it already (it is read from the settings otherwise). */
+  constructor(
+    readonly settings: Settings,
+    readonly baseline: Baseline = loadBaseline(settings.baselinePath),
+  ) {
     this.model = specModel(settings.specPath);
     this.target = createTarget(settings, wireRules(this.model.operations));
-    this.baseline = loadBaseline(settings.baselinePath);
+    const now = today();
+    this.#accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
   }
 
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
@@ -107,9 +113,7 @@ export class ContractRun {
     }
     const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
-    const now = today();
-    const valid = new Set(this.baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
-    const accepted = all.filter((f) => valid.has(findingKey(f)));
+    const accepted = all.filter((f) => this.#accepting.has(findingKey(f)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.

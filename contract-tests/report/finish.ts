@@ -8,7 +8,7 @@ import { linkOrder } from "../engine/links.js";
 import { specModel } from "../model.js";
 import { shardOperations, writeShardRecord } from "../shard.js";
 import type { Settings } from "../settings.js";
-import { loadBaseline, updatedBaseline, writeBaseline } from "./baseline.js";
+import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "./baseline.js";
 import { buildReport, type RunReport } from "./render.js";
 import { writeReports } from "./write.js";
 
@@ -22,8 +22,8 @@ export interface Finished {
 }
 
 /** Applies `--update-baseline`, builds the report and writes its files. */
-export function finishRun(settings: Settings, results: ScenarioResult[], requests: number, scrubber: Scrubber, options: { updateBaseline?: boolean } = {}): Finished {
-  const baseline = loadBaseline(settings.baselinePath);
+export function finishRun(settings: Settings, results: ScenarioResult[], requests: number, scrubber: Scrubber, options: { updateBaseline?: boolean; baseline?: Baseline } = {}): Finished {
+  const baseline = options.baseline ? { entries: [...options.baseline.entries] } : loadBaseline(settings.baselinePath);
   let baselineWritten: Finished["baselineWritten"];
   if (options.updateBaseline) {
     const next = updatedBaseline(baseline, results.flatMap((r) => [...r.findings, ...r.accepted]));
