@@ -15,7 +15,7 @@ export class RefusedRequest extends Error {
 }
 
 /** True for a path segment that resolves as `.` or `..` (percent-encoded dots included). */
-export function isDotSegment(segment: string): boolean {
+function isDotSegment(segment: string): boolean {
   const s = segment.replace(/%2e/gi, ".");
   return s === "." || s === "..";
 }

@@ -18,7 +18,7 @@ const NATIVE = /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-s
 const OLD_DRAFT = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 
 /** The document's `jsonSchemaDialect` and what the suite does with it; undefined when it is the default. */
-export function dialectNote(doc: OpenApiDocument): string | undefined {
+function dialectNote(doc: OpenApiDocument): string | undefined {
   const dialect = doc.jsonSchemaDialect;
   if (dialect === undefined || (typeof dialect === "string" && NATIVE.test(dialect))) return undefined;
   if (typeof dialect === "string" && OLD_DRAFT.test(dialect)) return `jsonSchemaDialect ${dialect}: its schemas are read as 2020-12 (boolean exclusiveMinimum/exclusiveMaximum as bounds, an items array as prefixItems)`;
@@ -59,7 +59,7 @@ export function inDialect(doc: OpenApiDocument): OpenApiDocument {
  * 3.0's `format: byte` into `contentEncoding`, an annotation ajv does not check, while the document's readers
  * (Prism among them) hold the value to base64. The suite then generates only base64 values for it.
  */
-export function withByteFormat(doc: OpenApiDocument): OpenApiDocument {
+function withByteFormat(doc: OpenApiDocument): OpenApiDocument {
   if (!JSON.stringify(doc).includes('"contentEncoding":"base64"')) return doc;
   const copy = structuredClone(doc);
   forEachNode(copy, (node) => {

@@ -97,7 +97,7 @@ export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckC
 }
 
 /** The request of an exchange as `--replay` sends it again: the target places the credential and its own headers. */
-export function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
+function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
   const { request } = exchange;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {

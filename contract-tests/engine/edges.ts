@@ -29,7 +29,7 @@ const FLOAT_MAX = 3.4028234663852886e38;
 type Schema = Record<string, any>;
 
 /** One edge value of a schema, named. */
-export interface EdgeValue {
+interface EdgeValue {
   what: string;
   value: unknown;
 }

@@ -170,7 +170,7 @@ export function encodeBody(mediaType: string, value: unknown, encoding: Encoding
  * it (a Content-Type is never a range): `*\/*` and `application/*` as application/json, `text/*` as text/plain,
  * `application/*+json` as application/vnd.contract-suite+json.
  */
-export function concreteMedia(mediaType: string): string {
+function concreteMedia(mediaType: string): string {
   const type = essence(mediaType);
   if (!type.includes("*")) return mediaType;
   if (type === "*/*" || type === "application/*") return "application/json";

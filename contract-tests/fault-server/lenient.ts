@@ -39,7 +39,7 @@ const OFFSETS = ["+02:00", "-05:30", "+00:00", "Z"];
 const FRACTIONS = ["", ".5", ".1234567", ".328"];
 
 /** `iso` (a `...Z` date-time) written with another offset and fraction length, the same instant to the second. */
-export function otherDateTime(iso: string, n: number): string {
+function otherDateTime(iso: string, n: number): string {
   const offset = OFFSETS[n % OFFSETS.length]!;
   const fraction = FRACTIONS[n % FRACTIONS.length]!;
   const d = new Date(iso);

@@ -5,7 +5,7 @@
 import type { ScenarioResult } from "../engine/run.js";
 import type { Finding } from "../types.js";
 import { accepts, entryKey, findingKey, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
-import { outsideText } from "../../openapi/lib/outside-text.js";
+import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
 
 /** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
 const t = (v: unknown) => outsideText(v, "terminal");
@@ -176,9 +176,7 @@ const MAX_MARKDOWN_CURLS = 20;
 
 /** A fenced code block whose fence is longer than any run of backticks in `text` (control characters shown escaped). */
 function fenced(lang: string, text: string): string[] {
-  let longest = 2;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = "`".repeat(longest + 1);
+  const fence = fenceFor(text, 3);
   return [`${fence}${lang}`, outsideText(text), fence];
 }
 

@@ -45,9 +45,14 @@ export function outsideText(value: unknown, target: OutsideTarget = "terminal"):
   if (target === "markdown") return text.replace(/[<>&]/g, (c) => ENTITIES[c]!).replace(MARKDOWN, (c) => `\\${c}`);
   // A code span shows its text literally (no HTML, no entities): it only must not end early. Its fence is one
   // backtick longer than the longest run inside; a table cell's `|` still needs its backslash.
-  let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = "`".repeat(longest + 1);
+  const fence = fenceFor(text, 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${fence}${pad}${text.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+
+/** A run of backticks longer than any in `text`, and at least `min` long: it cannot be closed early by `text`. */
+export function fenceFor(text: string, min: number): string {
+  let longest = min - 1;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(longest + 1);
 }

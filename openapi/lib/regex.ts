@@ -19,10 +19,10 @@ export interface LinearRegExp {
 
 const compiled = new Map<string, LinearRegExp>();
 /** Patterns RE2 could not compile, with why (each reported once per process). */
-export const uncheckedPatterns = new Map<string, string>();
+const uncheckedPatterns = new Map<string, string>();
 
 /** Reports a pattern that is not checked (once per pattern); replaceable by a caller that collects them. */
-export let onUncheckedPattern = (pattern: string, reason: string): void => {
+let onUncheckedPattern = (pattern: string, reason: string): void => {
   process.emitWarning(`the pattern ${JSON.stringify(pattern).slice(0, 200)} is not checked: ${reason}`, { code: "WEBAUTO_UNCHECKED_PATTERN" });
 };
 
