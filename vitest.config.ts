@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 // itself (contract-tests/suite) has its own config and runs through `npm run contract`.
 export default defineConfig({
   test: {
-    include: ["openapi/test/**/*.test.ts", "src/**/*.test.ts", "contract-tests/self-tests/**/*.test.ts", "scripts/test/**/*.test.ts"],
+    include: [
+      "openapi/test/**/*.test.ts",
+      "src/**/*.test.ts",
+      "contract-tests/self-tests/**/*.test.ts",
+      "scripts/test/**/*.test.ts",
+    ],
     reporters: ["default", "./scripts/summary-reporter.ts"],
     globalSetup: ["./scripts/test/temp-dir.setup.ts"],
     testTimeout: 30_000,

@@ -32,7 +32,8 @@ export function dotSegmentIn(text: string): string | undefined {
   } catch {
     decoded = text;
   }
-  for (const form of [text, decoded]) for (const segment of form.split(/[/\\]/)) if (isDotSegment(segment)) return segment;
+  for (const form of [text, decoded])
+    for (const segment of form.split(/[/\\]/)) if (isDotSegment(segment)) return segment;
   return undefined;
 }
 
@@ -49,10 +50,17 @@ export function requestUrl(baseUrl: string, path: string, query: string, what: s
   const basePath = base.pathname.replace(/\/+$/, "");
   const joined = path.startsWith("/") ? path : `/${path}`;
   const refuse = (why: string) => {
-    throw new RefusedRequest(`skipped: refused to send ${what}: ${why}; the suite sends only to ${base.origin}${basePath || "/"} and below`);
+    throw new RefusedRequest(
+      `skipped: refused to send ${what}: ${why}; the suite sends only to ${base.origin}${basePath || "/"} and below`,
+    );
   };
-  const dot = segmentsOf(joined).map(dotSegmentIn).find((d) => d !== undefined);
-  if (dot !== undefined) refuse(`the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)} (as written or percent-decoded), which would resolve to another path`);
+  const dot = segmentsOf(joined)
+    .map(dotSegmentIn)
+    .find((d) => d !== undefined);
+  if (dot !== undefined)
+    refuse(
+      `the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)} (as written or percent-decoded), which would resolve to another path`,
+    );
   const text = `${base.origin}${basePath}${joined}${query ? `${joined.includes("?") ? "&" : "?"}${query}` : ""}`;
   let url: URL;
   try {
@@ -60,8 +68,11 @@ export function requestUrl(baseUrl: string, path: string, query: string, what: s
   } catch {
     return refuse(`the path ${JSON.stringify(joined.slice(0, 200))} does not make a URL`);
   }
-  if (url.origin !== base.origin || url.username || url.password) refuse(`the path ${JSON.stringify(joined.slice(0, 200))} would send it to ${url.origin}`);
-  if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) refuse(`the path ${JSON.stringify(joined.slice(0, 200))} resolves to ${url.pathname}, outside the base path ${basePath}`);
+  if (url.origin !== base.origin || url.username || url.password)
+    refuse(`the path ${JSON.stringify(joined.slice(0, 200))} would send it to ${url.origin}`);
+  if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+    refuse(
+      `the path ${JSON.stringify(joined.slice(0, 200))} resolves to ${url.pathname}, outside the base path ${basePath}`,
+    );
   return text;
 }
-

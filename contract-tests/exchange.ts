@@ -13,7 +13,11 @@ export function isSuccess(exchange: Exchange): boolean {
 }
 
 /** The schema of the documented JSON response for `status`, dereferenced, or undefined. */
-function responseSchema(model: SpecModel, operation: string, status: number): { schema: any; pointer: string } | undefined {
+function responseSchema(
+  model: SpecModel,
+  operation: string,
+  status: number,
+): { schema: any; pointer: string } | undefined {
   const media = model.responseMedia(operation, status).find((m) => m.schemaPointer && isJsonMedia(m.mediaType));
   return media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer) : undefined;
 }
@@ -36,7 +40,12 @@ function envelopedNow(model: SpecModel, exchange: Exchange): boolean {
   if (!isSuccess(exchange) || !isObject(json) || !isObject(json.data)) return false;
   if (!Object.keys(json).every((k) => k === "data" || (k === "error" && json.error === null))) return false;
   const schema = responseSchema(model, exchange.operation, exchange.response.status)?.schema;
-  return isObject(schema) && !(isObject(schema.properties) && "data" in schema.properties) && Array.isArray(schema.required) && schema.required.length > 0;
+  return (
+    isObject(schema) &&
+    !(isObject(schema.properties) && "data" in schema.properties) &&
+    Array.isArray(schema.required) &&
+    schema.required.length > 0
+  );
 }
 
 /** The documented body of a response: the inner value of an envelope, else the body itself. */
@@ -52,14 +61,19 @@ export function payload(model: SpecModel, exchange: Exchange): unknown {
  * JSON. Undefined when there is nothing to validate (no schema, media that is neither JSON nor text, or a JSON
  * body that did not parse).
  */
-export function responseBodySchema(model: SpecModel, exchange: Exchange): { pointer: string; asText: boolean } | undefined {
+export function responseBodySchema(
+  model: SpecModel,
+  exchange: Exchange,
+): { pointer: string; asText: boolean } | undefined {
   const { status, json, contentType } = exchange.response;
   const media = model.responseMedia(exchange.operation, status);
   const matched = matchingMedia(media, contentType);
   const kind = matched ? (matched.mediaType.includes("*") ? (contentType ?? "") : matched.mediaType) : "";
   const asText = matched !== undefined && /^text\//i.test(kind) && !isJsonMedia(kind);
   if (matched && !asText && !isJsonMedia(kind)) return undefined;
-  const pointer = (asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && isJsonMedia(m.mediaType)))?.schemaPointer;
+  const pointer = (
+    asText || matched?.schemaPointer ? matched : media.find((m) => m.schemaPointer && isJsonMedia(m.mediaType))
+  )?.schemaPointer;
   if (!pointer || (!asText && json === undefined)) return undefined;
   return { pointer, asText };
 }
@@ -94,7 +108,8 @@ function shellQuote(text: string): string {
 const MAX_CURL_BODY = 4096;
 
 /** How a recorded request shows a real credential: the variable holding it, or the shell that encodes it (see target.ts). */
-const CREDENTIAL_TEXT = /\$\(printf '%s:?' "\$CONTRACT_(?:SECOND_)?API_KEY" \| base64 -w0\)|\$CONTRACT_(?:SECOND_)?API_KEY\b/g;
+const CREDENTIAL_TEXT =
+  /\$\(printf '%s:?' "\$CONTRACT_(?:SECOND_)?API_KEY" \| base64 -w0\)|\$CONTRACT_(?:SECOND_)?API_KEY\b/g;
 
 /**
  * Quotes a string for a POSIX shell; the credential's variable stays live (in double quotes, everything else
@@ -116,7 +131,13 @@ function shellArg(text: string): string {
 function toCurl(request: SentRequest): string {
   const parts = ["curl", "-X", request.method, shellArg(request.url)];
   for (const [name, value] of Object.entries(request.headers)) parts.push("-H", shellArg(`${name}: ${value}`));
-  if (request.bodyText !== undefined) parts.push("-d", shellQuote(request.bodyText.length > MAX_CURL_BODY ? `${request.bodyText.slice(0, MAX_CURL_BODY)}…` : request.bodyText));
+  if (request.bodyText !== undefined)
+    parts.push(
+      "-d",
+      shellQuote(
+        request.bodyText.length > MAX_CURL_BODY ? `${request.bodyText.slice(0, MAX_CURL_BODY)}…` : request.bodyText,
+      ),
+    );
   return parts.join(" ");
 }
 

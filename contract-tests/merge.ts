@@ -27,16 +27,24 @@ function defaultDirs(root: string): string[] {
 }
 
 function main(): number {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { help: { type: "boolean", default: false } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { help: { type: "boolean", default: false } },
+  });
   if (values.help) {
-    console.log("usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports)");
+    console.log(
+      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports)",
+    );
     return 0;
   }
   const outDir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports");
   const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : defaultDirs(resolve("reports"));
   let merged;
   try {
-    merged = mergeReport(readRecords(dirs), process.env.CONTRACT_BASELINE?.trim() ? resolve(process.env.CONTRACT_BASELINE.trim()) : undefined);
+    merged = mergeReport(
+      readRecords(dirs),
+      process.env.CONTRACT_BASELINE?.trim() ? resolve(process.env.CONTRACT_BASELINE.trim()) : undefined,
+    );
   } catch (err) {
     if (err instanceof SettingsError || err instanceof BaselineError) {
       console.error(`contract:merge: ${err.message}`);
@@ -45,9 +53,14 @@ function main(): number {
     throw err;
   }
   const { report, results } = merged;
-  const scrubber = runScrubber({ apiKey: process.env.CONTRACT_API_KEY ?? "", secondApiKey: process.env.CONTRACT_SECOND_API_KEY });
+  const scrubber = runScrubber({
+    apiKey: process.env.CONTRACT_API_KEY ?? "",
+    secondApiKey: process.env.CONTRACT_SECOND_API_KEY,
+  });
   const paths = writeReports(outDir, report, results, scrubber);
-  console.log(`${scrubber.text(formatText(report))}\nMerged ${dirs.length} shard(s). Reports: ${Object.values(paths).join(", ")}`);
+  console.log(
+    `${scrubber.text(formatText(report))}\nMerged ${dirs.length} shard(s). Reports: ${Object.values(paths).join(", ")}`,
+  );
   const cut = notRunText(report.summary.notRun);
   if (cut) console.log(`contract:merge: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
   return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;

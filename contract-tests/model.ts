@@ -2,7 +2,12 @@
  * The document the suite judges against, read from its YAML (so a stale `generated/` cannot hide drift, and
  * any document can be given with CONTRACT_SPEC): its operation table, schema validator and lookups.
  */
-import { buildOperationTable, documentedResponse, type MediaEntry, type OperationEntry } from "../openapi/lib/operations.js";
+import {
+  buildOperationTable,
+  documentedResponse,
+  type MediaEntry,
+  type OperationEntry,
+} from "../openapi/lib/operations.js";
 import { derefSchema, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
 import { documentView, type Direction } from "../openapi/lib/views.js";
 import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./reading.js";
@@ -46,7 +51,10 @@ export class SpecModel {
     // A document without readOnly or writeOnly members reads the same both ways: one model serves.
     if (this.#forRequests) return this.#forRequests;
     const view = documentView(this.#source, "request");
-    return (this.#forRequests = this.doc === this.#source && view === this.#source ? this : new SpecModel(this.specPath, "request", this.#source, view));
+    return (this.#forRequests =
+      this.doc === this.#source && view === this.#source
+        ? this
+        : new SpecModel(this.specPath, "request", this.#source, view));
   }
 
   /** The document as read (upgraded to 3.1), before the request or response view. */

@@ -49,34 +49,265 @@ export interface OptionDef {
 
 /** The table. Order is the order of --help. */
 export const OPTIONS: readonly OptionDef[] = [
-  { name: "base-url", env: "CONTRACT_BASE_URL", key: "baseUrl", kind: { type: "url" }, default: "(the Prism mock of the document)", value: "<url>", description: "The server to check, without the document's common path prefix (e.g. no /v1). No credentials, query or fragment.", aliases: ["url", "target", "server", "base"] },
-  { name: "api-key", env: "CONTRACT_API_KEY", flag: false, kind: { type: "string" }, default: "(mock: a placeholder)", description: "The credential (environment only). Required for a live target; never printed: reports and curl lines say $CONTRACT_API_KEY." },
-  { name: "second-api-key", env: "CONTRACT_SECOND_API_KEY", flag: false, kind: { type: "string" }, default: "(unset)", description: "A key of another account (environment only), for the isolation phase; without it that phase is skipped." },
-  { name: "spec", env: "CONTRACT_SPEC", key: "spec", kind: { type: "path" }, default: "openapi/openapi.yaml (the package's document)", value: "<file>", description: "The OpenAPI document (3.x or Swagger 2.0, YAML or JSON) the target is checked against; the mock serves it too.", aliases: ["document", "schema", "openapi"] },
-  { name: "params", env: "CONTRACT_PARAMS", key: "params", kind: { type: "json" }, default: "{}", value: "<json|@file>", description: 'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; a path parameter of an operation that changes data comes only from here on a live target.' },
-  { name: "schema-id", env: "CONTRACT_SCHEMA_ID", key: "schemaId", kind: { type: "string" }, default: "(unset)", value: "<id>", description: 'Older form of params {"updateDataSchema.id": <id>}.' },
-  { name: "strict", env: "CONTRACT_STRICT", key: "strict", kind: { type: "boolean" }, default: "false", description: "Undocumented members and envelopes are errors, and so is every acceptance of input the document rules out (not only where the operation documents a refusal), format and pattern included." },
-  { name: "operations", env: "CONTRACT_OPERATIONS", key: "operations", kind: { type: "list" }, default: "(every operation)", value: "<list>", description: "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated.", aliases: ["only", "include", "operation", "endpoints", "filter"] },
-  { name: "phases", env: "CONTRACT_PHASES", key: "phases", kind: { type: "list" }, default: "(every phase)", value: "<list>", description: "Only these phases: examples, positive, negative, auth, edges, links, isolation, unsupported-method, semantics (a phase no scenario of the run has is refused, naming those it has)." },
-  { name: "checks", env: "CONTRACT_CHECKS", key: "checks", kind: { type: "list" }, default: "(every check)", value: "<list>", description: "Only these checks (ids as in reports, e.g. response_schema_conformance)." },
-  { name: "seed", env: "CONTRACT_SEED", key: "seed", kind: { type: "integer", min: 0 }, default: "20251121", value: "<n>", description: "Seed of the generated data: the same seed sends the same requests.", aliases: ["random-seed", "hypothesis-seed"] },
-  { name: "max-requests", env: "CONTRACT_MAX_REQUESTS", key: "maxRequests", kind: { type: "integer", min: 1 }, default: "400 live, 5000 mock", value: "<n>", description: "The request budget: sending stops at this many requests, the rest is skipped with the reason.", aliases: ["budget", "requests", "limit"] },
-  { name: "max-failures", env: "CONTRACT_MAX_FAILURES", key: "maxFailures", kind: { type: "integer", min: 1 }, default: "(no limit)", value: "<n>", description: "Stop after this many failed scenarios; the rest is skipped with the reason.", aliases: ["exitfirst", "fail-fast", "bail"] },
-  { name: "examples", env: "CONTRACT_EXAMPLES", key: "examples", kind: { type: "integer", min: 0 }, default: "4 live, 10 mock", value: "<n>", description: "Generated valid requests per operation." },
-  { name: "timeout-ms", env: "CONTRACT_TIMEOUT_MS", key: "timeoutMs", kind: { type: "integer", min: 100 }, default: "30000 (more for operations a module knows to be slow)", value: "<ms>", description: "Deadline of each request; when set it applies to every operation." },
-  { name: "preflight-timeout-ms", env: "CONTRACT_PREFLIGHT_TIMEOUT_MS", key: "preflightTimeoutMs", kind: { type: "integer", min: 100 }, default: "10000", value: "<ms>", description: "Deadline of the keyless first request that decides whether the target answers at all." },
-  { name: "prism-start-timeout-ms", env: "CONTRACT_PRISM_START_TIMEOUT_MS", key: "prismStartTimeoutMs", kind: { type: "integer", min: 1000 }, default: "60000 + 15000 per MB of the document", value: "<ms>", description: "How long the Prism mock may take to load the document and listen (a line every 10 s says how long it has been loading)." },
-  { name: "shard", env: "CONTRACT_SHARD", key: "shard", kind: { type: "string" }, default: "(the whole run)", value: "<i/n>", description: "Run shard i of n: a fixed share of the operations (operations joined by links stay together), reports in reports/shard-i-of-n/; npm run contract:merge joins the shards.", aliases: ["split", "partition"] },
-  { name: "max-body-bytes", env: "CONTRACT_MAX_BODY_BYTES", key: "maxBodyBytes", kind: { type: "integer", min: 1024 }, default: "8388608", value: "<n>", description: "Bytes of a response body read; a larger body is reported by body_size_limit." },
-  { name: "heartbeat-ms", env: "CONTRACT_HEARTBEAT_MS", key: "heartbeatMs", kind: { type: "integer", min: 100 }, default: "10000", value: "<ms>", description: "While a request is outstanding, a 'still waiting' line after this long without output." },
-  { name: "sitemap-url", env: "CONTRACT_SITEMAP_URL", key: "sitemapUrl", kind: { type: "url" }, default: "https://example.com", value: "<url>", description: "A site whose sitemap the server can read (the sitemap module)." },
-  { name: "unavailable-url", env: "CONTRACT_UNAVAILABLE_URL", key: "unavailableUrl", kind: { type: "url" }, default: "https://unavailable.invalid/", value: "<url>", description: "A site that cannot be reached (the sitemap module)." },
-  { name: "reports-dir", env: "CONTRACT_REPORTS_DIR", key: "reportsDir", kind: { type: "path" }, default: "reports", value: "<dir>", description: "Where the JSON, JUnit, markdown and text reports go: a directory, or where one can be made (a file there exits 2 before the first request)." },
-  { name: "baseline", env: "CONTRACT_BASELINE", key: "baseline", kind: { type: "path" }, default: "contract-baseline.json", value: "<file>", description: "The baseline of accepted findings: read when it exists; --update-baseline writes it." },
-  { name: "update-baseline", kind: { type: "boolean" }, default: "false", description: "Accept every error of this run: write them to the baseline (the file the next run reads), then judge the run against it." },
-  { name: "replay", kind: { type: "path" }, default: "(off)", value: "<report.json>", description: "Re-send only the failing requests of an earlier contract-report.json and say which still fail." },
-  { name: "dry-run", kind: { type: "boolean" }, default: "false", description: "Print the settings (with where each came from) and the planned scenarios; send nothing." },
-  { name: "config", env: "CONTRACT_CONFIG", kind: { type: "path" }, default: "contract.config.json, else the \"contract\" key of package.json", value: "<file>", description: "The config file (JSON; schema in contract.config.schema.json of the package)." },
+  {
+    name: "base-url",
+    env: "CONTRACT_BASE_URL",
+    key: "baseUrl",
+    kind: { type: "url" },
+    default: "(the Prism mock of the document)",
+    value: "<url>",
+    description:
+      "The server to check, without the document's common path prefix (e.g. no /v1). No credentials, query or fragment.",
+    aliases: ["url", "target", "server", "base"],
+  },
+  {
+    name: "api-key",
+    env: "CONTRACT_API_KEY",
+    flag: false,
+    kind: { type: "string" },
+    default: "(mock: a placeholder)",
+    description:
+      "The credential (environment only). Required for a live target; never printed: reports and curl lines say $CONTRACT_API_KEY.",
+  },
+  {
+    name: "second-api-key",
+    env: "CONTRACT_SECOND_API_KEY",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description:
+      "A key of another account (environment only), for the isolation phase; without it that phase is skipped.",
+  },
+  {
+    name: "spec",
+    env: "CONTRACT_SPEC",
+    key: "spec",
+    kind: { type: "path" },
+    default: "openapi/openapi.yaml (the package's document)",
+    value: "<file>",
+    description:
+      "The OpenAPI document (3.x or Swagger 2.0, YAML or JSON) the target is checked against; the mock serves it too.",
+    aliases: ["document", "schema", "openapi"],
+  },
+  {
+    name: "params",
+    env: "CONTRACT_PARAMS",
+    key: "params",
+    kind: { type: "json" },
+    default: "{}",
+    value: "<json|@file>",
+    description:
+      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; a path parameter of an operation that changes data comes only from here on a live target.',
+  },
+  {
+    name: "schema-id",
+    env: "CONTRACT_SCHEMA_ID",
+    key: "schemaId",
+    kind: { type: "string" },
+    default: "(unset)",
+    value: "<id>",
+    description: 'Older form of params {"updateDataSchema.id": <id>}.',
+  },
+  {
+    name: "strict",
+    env: "CONTRACT_STRICT",
+    key: "strict",
+    kind: { type: "boolean" },
+    default: "false",
+    description:
+      "Undocumented members and envelopes are errors, and so is every acceptance of input the document rules out (not only where the operation documents a refusal), format and pattern included.",
+  },
+  {
+    name: "operations",
+    env: "CONTRACT_OPERATIONS",
+    key: "operations",
+    kind: { type: "list" },
+    default: "(every operation)",
+    value: "<list>",
+    description:
+      "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated.",
+    aliases: ["only", "include", "operation", "endpoints", "filter"],
+  },
+  {
+    name: "phases",
+    env: "CONTRACT_PHASES",
+    key: "phases",
+    kind: { type: "list" },
+    default: "(every phase)",
+    value: "<list>",
+    description:
+      "Only these phases: examples, positive, negative, auth, edges, links, isolation, unsupported-method, semantics (a phase no scenario of the run has is refused, naming those it has).",
+  },
+  {
+    name: "checks",
+    env: "CONTRACT_CHECKS",
+    key: "checks",
+    kind: { type: "list" },
+    default: "(every check)",
+    value: "<list>",
+    description: "Only these checks (ids as in reports, e.g. response_schema_conformance).",
+  },
+  {
+    name: "seed",
+    env: "CONTRACT_SEED",
+    key: "seed",
+    kind: { type: "integer", min: 0 },
+    default: "20251121",
+    value: "<n>",
+    description: "Seed of the generated data: the same seed sends the same requests.",
+    aliases: ["random-seed", "hypothesis-seed"],
+  },
+  {
+    name: "max-requests",
+    env: "CONTRACT_MAX_REQUESTS",
+    key: "maxRequests",
+    kind: { type: "integer", min: 1 },
+    default: "400 live, 5000 mock",
+    value: "<n>",
+    description: "The request budget: sending stops at this many requests, the rest is skipped with the reason.",
+    aliases: ["budget", "requests", "limit"],
+  },
+  {
+    name: "max-failures",
+    env: "CONTRACT_MAX_FAILURES",
+    key: "maxFailures",
+    kind: { type: "integer", min: 1 },
+    default: "(no limit)",
+    value: "<n>",
+    description: "Stop after this many failed scenarios; the rest is skipped with the reason.",
+    aliases: ["exitfirst", "fail-fast", "bail"],
+  },
+  {
+    name: "examples",
+    env: "CONTRACT_EXAMPLES",
+    key: "examples",
+    kind: { type: "integer", min: 0 },
+    default: "4 live, 10 mock",
+    value: "<n>",
+    description: "Generated valid requests per operation.",
+  },
+  {
+    name: "timeout-ms",
+    env: "CONTRACT_TIMEOUT_MS",
+    key: "timeoutMs",
+    kind: { type: "integer", min: 100 },
+    default: "30000 (more for operations a module knows to be slow)",
+    value: "<ms>",
+    description: "Deadline of each request; when set it applies to every operation.",
+  },
+  {
+    name: "preflight-timeout-ms",
+    env: "CONTRACT_PREFLIGHT_TIMEOUT_MS",
+    key: "preflightTimeoutMs",
+    kind: { type: "integer", min: 100 },
+    default: "10000",
+    value: "<ms>",
+    description: "Deadline of the keyless first request that decides whether the target answers at all.",
+  },
+  {
+    name: "prism-start-timeout-ms",
+    env: "CONTRACT_PRISM_START_TIMEOUT_MS",
+    key: "prismStartTimeoutMs",
+    kind: { type: "integer", min: 1000 },
+    default: "60000 + 15000 per MB of the document",
+    value: "<ms>",
+    description:
+      "How long the Prism mock may take to load the document and listen (a line every 10 s says how long it has been loading).",
+  },
+  {
+    name: "shard",
+    env: "CONTRACT_SHARD",
+    key: "shard",
+    kind: { type: "string" },
+    default: "(the whole run)",
+    value: "<i/n>",
+    description:
+      "Run shard i of n: a fixed share of the operations (operations joined by links stay together), reports in reports/shard-i-of-n/; npm run contract:merge joins the shards.",
+    aliases: ["split", "partition"],
+  },
+  {
+    name: "max-body-bytes",
+    env: "CONTRACT_MAX_BODY_BYTES",
+    key: "maxBodyBytes",
+    kind: { type: "integer", min: 1024 },
+    default: "8388608",
+    value: "<n>",
+    description: "Bytes of a response body read; a larger body is reported by body_size_limit.",
+  },
+  {
+    name: "heartbeat-ms",
+    env: "CONTRACT_HEARTBEAT_MS",
+    key: "heartbeatMs",
+    kind: { type: "integer", min: 100 },
+    default: "10000",
+    value: "<ms>",
+    description: "While a request is outstanding, a 'still waiting' line after this long without output.",
+  },
+  {
+    name: "sitemap-url",
+    env: "CONTRACT_SITEMAP_URL",
+    key: "sitemapUrl",
+    kind: { type: "url" },
+    default: "https://example.com",
+    value: "<url>",
+    description: "A site whose sitemap the server can read (the sitemap module).",
+  },
+  {
+    name: "unavailable-url",
+    env: "CONTRACT_UNAVAILABLE_URL",
+    key: "unavailableUrl",
+    kind: { type: "url" },
+    default: "https://unavailable.invalid/",
+    value: "<url>",
+    description: "A site that cannot be reached (the sitemap module).",
+  },
+  {
+    name: "reports-dir",
+    env: "CONTRACT_REPORTS_DIR",
+    key: "reportsDir",
+    kind: { type: "path" },
+    default: "reports",
+    value: "<dir>",
+    description:
+      "Where the JSON, JUnit, markdown and text reports go: a directory, or where one can be made (a file there exits 2 before the first request).",
+  },
+  {
+    name: "baseline",
+    env: "CONTRACT_BASELINE",
+    key: "baseline",
+    kind: { type: "path" },
+    default: "contract-baseline.json",
+    value: "<file>",
+    description: "The baseline of accepted findings: read when it exists; --update-baseline writes it.",
+  },
+  {
+    name: "update-baseline",
+    kind: { type: "boolean" },
+    default: "false",
+    description:
+      "Accept every error of this run: write them to the baseline (the file the next run reads), then judge the run against it.",
+  },
+  {
+    name: "replay",
+    kind: { type: "path" },
+    default: "(off)",
+    value: "<report.json>",
+    description: "Re-send only the failing requests of an earlier contract-report.json and say which still fail.",
+  },
+  {
+    name: "dry-run",
+    kind: { type: "boolean" },
+    default: "false",
+    description: "Print the settings (with where each came from) and the planned scenarios; send nothing.",
+  },
+  {
+    name: "config",
+    env: "CONTRACT_CONFIG",
+    kind: { type: "path" },
+    default: 'contract.config.json, else the "contract" key of package.json',
+    value: "<file>",
+    description: "The config file (JSON; schema in contract.config.schema.json of the package).",
+  },
   { name: "help", kind: { type: "boolean" }, default: "false", description: "This help." },
 ];
 
@@ -138,7 +369,8 @@ function fromText(kind: OptionKind, raw: string, label: string): unknown {
       throw new SettingsError(`${label} must be 1 or 0 (true or false), got ${show(raw.slice(0, 20))}`);
     }
     case "integer":
-      if (!/^\d+$/.test(text) || Number(text) < kind.min) throw new SettingsError(`${label} must be an integer of at least ${kind.min}, got ${show(text.slice(0, 20))}`);
+      if (!/^\d+$/.test(text) || Number(text) < kind.min)
+        throw new SettingsError(`${label} must be an integer of at least ${kind.min}, got ${show(text.slice(0, 20))}`);
       return Number(text);
     case "list":
       return text
@@ -156,19 +388,36 @@ export function configSchema(): Record<string, unknown> {
   for (const o of OPTIONS.filter((x) => x.key)) {
     const k = o.kind;
     const schema =
-      k.type === "boolean" ? { type: "boolean" }
-      : k.type === "integer" ? { type: "integer", minimum: k.min }
-      : k.type === "list" ? { type: "array", items: { type: "string", minLength: 1 } }
-      : k.type === "json" ? { oneOf: [{ type: "object" }, { type: "string", pattern: "^@" }] }
-      : k.type === "url" ? { type: "string", pattern: "^https?://" }
-      : { type: "string", minLength: 1 };
-    properties[o.key!] = { ...schema, description: `${o.description} Default: ${o.default}.${o.env ? ` Environment: ${o.env}.` : ""}` };
+      k.type === "boolean"
+        ? { type: "boolean" }
+        : k.type === "integer"
+          ? { type: "integer", minimum: k.min }
+          : k.type === "list"
+            ? { type: "array", items: { type: "string", minLength: 1 } }
+            : k.type === "json"
+              ? { oneOf: [{ type: "object" }, { type: "string", pattern: "^@" }] }
+              : k.type === "url"
+                ? { type: "string", pattern: "^https?://" }
+                : { type: "string", minLength: 1 };
+    properties[o.key!] = {
+      ...schema,
+      description: `${o.description} Default: ${o.default}.${o.env ? ` Environment: ${o.env}.` : ""}`,
+    };
   }
-  return { $schema: "https://json-schema.org/draft/2020-12/schema", title: "webauto-contract configuration (contract.config.json, or the \"contract\" key of package.json)", type: "object", additionalProperties: false, properties };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: 'webauto-contract configuration (contract.config.json, or the "contract" key of package.json)',
+    type: "object",
+    additionalProperties: false,
+    properties,
+  };
 }
 
 /** The config file of this run, if any: its path (for messages and relative paths) and its object. */
-function readConfig(explicit: Resolved | undefined, cwd: string): { path: string; label: string; data: Record<string, unknown> } | undefined {
+function readConfig(
+  explicit: Resolved | undefined,
+  cwd: string,
+): { path: string; label: string; data: Record<string, unknown> } | undefined {
   const parse = (path: string, label: string) => readJsonFile(path, `${label} ${path}`, (m) => new SettingsError(m));
   if (explicit) {
     const path = resolve(cwd, String(explicit.value));
@@ -176,11 +425,17 @@ function readConfig(explicit: Resolved | undefined, cwd: string): { path: string
     return { path, label: path, data: parse(path, explicit.label) as Record<string, unknown> };
   }
   const file = resolve(cwd, "contract.config.json");
-  if (existsSync(file)) return { path: file, label: "contract.config.json", data: parse(file, "contract.config.json") as Record<string, unknown> };
+  if (existsSync(file))
+    return {
+      path: file,
+      label: "contract.config.json",
+      data: parse(file, "contract.config.json") as Record<string, unknown>,
+    };
   const pkg = resolve(cwd, "package.json");
   if (existsSync(pkg)) {
     const data = parse(pkg, "package.json") as Record<string, unknown> | null;
-    if (data && typeof data === "object" && "contract" in data) return { path: pkg, label: 'package.json "contract"', data: data.contract as Record<string, unknown> };
+    if (data && typeof data === "object" && "contract" in data)
+      return { path: pkg, label: 'package.json "contract"', data: data.contract as Record<string, unknown> };
   }
   return undefined;
 }
@@ -195,8 +450,14 @@ function checkConfig(data: unknown, label: string): asserts data is Record<strin
   const keys = OPTIONS.filter((o) => o.key).map((o) => o.key!);
   if (err.keyword === "additionalProperties") {
     const extra = String((err.params as { additionalProperty: string }).additionalProperty);
-    const secret = OPTIONS.find((o) => o.name.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()) === extra && o.flag === false);
-    throw new SettingsError(secret ? `${label}: "${extra}" may not be in a file (a committed file would hold it): set ${secret.env}` : `${label}: unknown key "${extra}"; did you mean "${closest(extra, keys)}"?`);
+    const secret = OPTIONS.find(
+      (o) => o.name.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()) === extra && o.flag === false,
+    );
+    throw new SettingsError(
+      secret
+        ? `${label}: "${extra}" may not be in a file (a committed file would hold it): set ${secret.env}`
+        : `${label}: unknown key "${extra}"; did you mean "${closest(extra, keys)}"?`,
+    );
   }
   const at = err.instancePath.replace(/^\//, "").split("/")[0] || "(root)";
   throw new SettingsError(`${label}: ${at} ${err.message}`);
@@ -206,7 +467,17 @@ function checkConfig(data: unknown, label: string): asserts data is Record<strin
  * Reads every option from the command line, the environment and the config file (in that precedence).
  * Unknown flags and unknown CONTRACT_* variables are errors naming the closest known one.
  */
-export function resolveOptions({ argv = [], env = {}, cwd = process.cwd(), configFile = true }: { argv?: readonly string[]; env?: NodeJS.ProcessEnv; cwd?: string; configFile?: boolean } = {}): ResolvedOptions {
+export function resolveOptions({
+  argv = [],
+  env = {},
+  cwd = process.cwd(),
+  configFile = true,
+}: {
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  configFile?: boolean;
+} = {}): ResolvedOptions {
   const out: ResolvedOptions = new Map();
   // The command line.
   const flags = OPTIONS.filter((o) => o.flag !== false);
@@ -221,10 +492,15 @@ export function resolveOptions({ argv = [], env = {}, cwd = process.cwd(), confi
     const name = m[1]!;
     const def = byName.get(name);
     if (!def || def.flag === false) {
-      if (def) throw new SettingsError(`--${name} is not a flag: a key on the command line shows in ps and shell history; set ${def.env}`);
+      if (def)
+        throw new SettingsError(
+          `--${name} is not a flag: a key on the command line shows in ps and shell history; set ${def.env}`,
+        );
       const names = flags.flatMap((f) => [f.name, ...(f.aliases ?? [])]);
       const near = closest(name, names);
-      throw new SettingsError(`unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? (see --help)`);
+      throw new SettingsError(
+        `unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? (see --help)`,
+      );
     }
     let raw = m[2];
     if (raw === undefined && def.kind.type !== "boolean") {
@@ -236,7 +512,10 @@ export function resolveOptions({ argv = [], env = {}, cwd = process.cwd(), confi
   // The environment.
   const envNames = OPTIONS.filter((o) => o.env).map((o) => o.env!);
   for (const name of Object.keys(env)) {
-    if (name.startsWith("CONTRACT_") && !envNames.includes(name)) throw new SettingsError(`unknown environment variable ${name}; did you mean ${closest(name, envNames)}? (see --help)`);
+    if (name.startsWith("CONTRACT_") && !envNames.includes(name))
+      throw new SettingsError(
+        `unknown environment variable ${name}; did you mean ${closest(name, envNames)}? (see --help)`,
+      );
   }
   for (const def of OPTIONS) {
     if (!def.env || out.has(def.name)) continue;
@@ -255,7 +534,8 @@ export function resolveOptions({ argv = [], env = {}, cwd = process.cwd(), confi
         let value = config.data[def.key];
         // Paths in a file are relative to the file.
         if (def.kind.type === "path") value = resolve(dirname(config.path), String(value));
-        if (def.kind.type === "json" && typeof value === "string") value = `@${resolve(dirname(config.path), value.slice(1))}`;
+        if (def.kind.type === "json" && typeof value === "string")
+          value = `@${resolve(dirname(config.path), value.slice(1))}`;
         out.set(def.name, { value, source: "file", label: `${config.label}: ${def.key}` });
       }
     }
@@ -269,13 +549,17 @@ export function helpText(command = "webauto-contract"): string {
     `usage: ${command} [options]`,
     "",
     "Checks a server (or the Prism mock of the document) against an OpenAPI document and reports every promise it breaks.",
-    "Precedence: flags > environment variables > config file (contract.config.json, or \"contract\" in package.json) > defaults.",
+    'Precedence: flags > environment variables > config file (contract.config.json, or "contract" in package.json) > defaults.',
     "Lists are comma-separated (an array in the config file). Exit codes: 0 pass, 1 findings, 2 invalid setting, 3 internal error.",
     "",
   ];
   for (const o of OPTIONS) {
     const flag = o.flag === false ? `(${o.env} only)` : `--${o.name}${o.value ? ` ${o.value}` : ""}`;
-    lines.push(`  ${flag}`, `      ${o.description}`, `      default: ${o.default}${o.env ? `   env: ${o.env}` : ""}${o.key ? `   config: ${o.key}` : ""}`);
+    lines.push(
+      `  ${flag}`,
+      `      ${o.description}`,
+      `      default: ${o.default}${o.env ? `   env: ${o.env}` : ""}${o.key ? `   config: ${o.key}` : ""}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

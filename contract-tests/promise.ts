@@ -4,7 +4,12 @@
  * security requirement or link it relies on) or, for a semantic module, a definite statement of the interface
  * (quoted, with its section). The registry (checks/index.ts) turns an error without one into a warning.
  */
-import { documentedResponse, successResponse, type OperationEntry, type ResponseEntry } from "../openapi/lib/operations.js";
+import {
+  documentedResponse,
+  successResponse,
+  type OperationEntry,
+  type ResponseEntry,
+} from "../openapi/lib/operations.js";
 import { toPointer } from "../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 
@@ -34,7 +39,12 @@ export function responsesPromise(model: SpecModel, operationId: string): string 
 }
 
 /** The documented response that covers `status` (exact, `NXX` or `default`), or undefined. */
-export function responsePromise(model: SpecModel, operationId: string, status: number, ...below: string[]): string | undefined {
+export function responsePromise(
+  model: SpecModel,
+  operationId: string,
+  status: number,
+  ...below: string[]
+): string | undefined {
   const op = operationOf(model, operationId);
   const r = op && documentedResponse(op, status);
   return op && r ? `${responseAt(op, r)}${toPointer(below)}` : undefined;
@@ -56,7 +66,11 @@ export const REFUSAL_STATUSES = ["400", "422"] as const;
  * other status, its refusals included). A `default` that is the operation's only success answer (Petstore's
  * `default: successful operation`) promises no refusal. Undefined: the document promises no refusal.
  */
-export function refusalPromise(model: SpecModel, operationId: string, statuses: readonly string[] = REFUSAL_STATUSES): string | undefined {
+export function refusalPromise(
+  model: SpecModel,
+  operationId: string,
+  statuses: readonly string[] = REFUSAL_STATUSES,
+): string | undefined {
   const op = operationOf(model, operationId);
   if (!op) return undefined;
   const r =
@@ -76,7 +90,9 @@ export function securityPromise(model: SpecModel, operationId: string): string |
 /** The link named `name` of any response of the operations (the first found). */
 export function linkPromise(model: SpecModel, name: string | undefined): string | undefined {
   if (!name) return undefined;
-  for (const op of model.operations) for (const r of op.responses) if (r.links.some((l) => l.name === name)) return `${responseAt(op, r)}/links${toPointer([name])}`;
+  for (const op of model.operations)
+    for (const r of op.responses)
+      if (r.links.some((l) => l.name === name)) return `${responseAt(op, r)}/links${toPointer([name])}`;
   return undefined;
 }
 

@@ -24,12 +24,16 @@ interface Row {
 }
 
 /** A pass-through in front of Prism that notes every response Prism turned into a VIOLATIONS error. */
-async function recordingForwarder(upstream: string): Promise<{ url: string; flags: Map<string, number>; stop(): Promise<void> }> {
+async function recordingForwarder(
+  upstream: string,
+): Promise<{ url: string; flags: Map<string, number>; stop(): Promise<void> }> {
   const flags = new Map<string, number>();
   const server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length"),
+    ) as Record<string, string>;
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
     let r: Response;
     try {
@@ -40,10 +44,15 @@ async function recordingForwarder(upstream: string): Promise<{ url: string; flag
     }
     const text = await r.text();
     if (r.status === 500 && text.includes("prism/errors#VIOLATIONS")) {
-      const problem = JSON.parse(text) as { validation?: Array<{ code?: string; message: string; location: string[] }> };
+      const problem = JSON.parse(text) as {
+        validation?: Array<{ code?: string; message: string; location: string[] }>;
+      };
       for (const v of problem.validation ?? []) {
         // Array indices and the recursion of nested schema fields collapse, so one finding is one row.
-        const where = v.location.map((p) => (/^\d+$/.test(p) ? "*" : p)).join(".").replace(/(\.fields\.\*)+/g, ".fields[*]…");
+        const where = v.location
+          .map((p) => (/^\d+$/.test(p) ? "*" : p))
+          .join(".")
+          .replace(/(\.fields\.\*)+/g, ".fields[*]…");
         const key = `${v.code ?? v.message.slice(0, 70)} at ${where}`;
         flags.set(key, (flags.get(key) ?? 0) + 1);
       }
@@ -60,7 +69,9 @@ async function recordingForwarder(upstream: string): Promise<{ url: string; flag
 /** Runs the suite (in this process) directly against `baseUrl` and through Prism's validating proxy. */
 async function compare(variant: string, baseUrl: string, settings: Settings): Promise<Row> {
   const { results } = await runContract({ ...settings, baseUrl });
-  const suite = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
+  const suite = [
+    ...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check))),
+  ].sort();
   const prism = await startPrism({ mode: "proxy", upstream: baseUrl, errors: true, spec: settings.specPath });
   const forwarder = await recordingForwarder(prism.url);
   try {
@@ -75,7 +86,10 @@ async function compare(variant: string, baseUrl: string, settings: Settings): Pr
 }
 
 function table(rows: Row[]): string {
-  const lines = ["| Variant | Prism proxy --errors flags | Suite flags (error checks) | Beyond the proxy |", "|---|---|---|---|"];
+  const lines = [
+    "| Variant | Prism proxy --errors flags | Suite flags (error checks) | Beyond the proxy |",
+    "|---|---|---|---|",
+  ];
   for (const r of rows) {
     const prism = r.prism.length ? `${r.prism.join("; ")} (${r.prismResponses} responses)` : "nothing";
     const beyond = r.suite.length === 0 ? "-" : r.prism.length === 0 ? "yes: only the suite" : "no";
@@ -92,11 +106,27 @@ async function main(): Promise<void> {
   } else {
     const server = await startFaultServer();
     // The document copy with GET /v1/browser/requests/{id} added, so the faults of that operation show too.
-    const settings = readSettings({ CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_API_KEY: FAULT_SERVER_KEY, CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY, CONTRACT_PARAMS: '{"updateDataSchema.id":"dsc_proxyCompare1"}', CONTRACT_SPEC: documentWithAddedOperation() });
-    const variants: Array<[string, string]> = [["conforming", server.baseUrl()], ...(Object.keys(FAULTS) as Fault[]).map((f): [string, string] => [f, server.baseUrl(f)])];
+    const settings = readSettings({
+      CONTRACT_BASE_URL: server.baseUrl(),
+      CONTRACT_API_KEY: FAULT_SERVER_KEY,
+      CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY,
+      CONTRACT_PARAMS: '{"updateDataSchema.id":"dsc_proxyCompare1"}',
+      CONTRACT_SPEC: documentWithAddedOperation(),
+    });
+    const variants: Array<[string, string]> = [
+      ["conforming", server.baseUrl()],
+      ...(Object.keys(FAULTS) as Fault[]).map((f): [string, string] => [f, server.baseUrl(f)]),
+    ];
     try {
       // A fault whose refusal the document does not promise is held under CONTRACT_STRICT=1 (see faults.ts).
-      for (const [name, url] of variants) rows.push(await compare(name, url, name in FAULTS && "strict" in FAULTS[name as Fault] ? { ...settings, strict: true } : settings));
+      for (const [name, url] of variants)
+        rows.push(
+          await compare(
+            name,
+            url,
+            name in FAULTS && "strict" in FAULTS[name as Fault] ? { ...settings, strict: true } : settings,
+          ),
+        );
     } finally {
       await server.stop();
     }

@@ -9,11 +9,20 @@
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
 import { readDocumentFile } from "../openapi/lib/self-contained.js";
-import { forEachNode, isMapping, loadSpec, resolvePointer, SpecValidator, toPointer, type OpenApiDocument } from "../openapi/lib/spec.js";
+import {
+  forEachNode,
+  isMapping,
+  loadSpec,
+  resolvePointer,
+  SpecValidator,
+  toPointer,
+  type OpenApiDocument,
+} from "../openapi/lib/spec.js";
 import { authPlan, credentialDoubt } from "./wire.js";
 
 /** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
-const NATIVE = /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-schema\.org\/draft\/20(19-09|20-12)\/schema)#?$/;
+const NATIVE =
+  /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-schema\.org\/draft\/20(19-09|20-12)\/schema)#?$/;
 /** Older drafts the rewrite reads. */
 const OLD_DRAFT = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 
@@ -21,7 +30,8 @@ const OLD_DRAFT = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 function dialectNote(doc: OpenApiDocument): string | undefined {
   const dialect = doc.jsonSchemaDialect;
   if (dialect === undefined || (typeof dialect === "string" && NATIVE.test(dialect))) return undefined;
-  if (typeof dialect === "string" && OLD_DRAFT.test(dialect)) return `jsonSchemaDialect ${dialect}: its schemas are read as 2020-12 (boolean exclusiveMinimum/exclusiveMaximum as bounds, an items array as prefixItems)`;
+  if (typeof dialect === "string" && OLD_DRAFT.test(dialect))
+    return `jsonSchemaDialect ${dialect}: its schemas are read as 2020-12 (boolean exclusiveMinimum/exclusiveMaximum as bounds, an items array as prefixItems)`;
   return `jsonSchemaDialect ${JSON.stringify(dialect)} is a dialect the suite's validator (ajv, JSON Schema 2020-12) does not know: its schemas are read as 2020-12`;
 }
 
@@ -33,11 +43,16 @@ function dialectNote(doc: OpenApiDocument): string | undefined {
  */
 export function inDialect(doc: OpenApiDocument): OpenApiDocument {
   const text = JSON.stringify(doc);
-  if (!/"exclusive(Min|Max)imum":(true|false)|"items":\[|"\$schema":"https?:\/\/json-schema\.org\/draft-0/.test(text)) return doc;
+  if (!/"exclusive(Min|Max)imum":(true|false)|"items":\[|"\$schema":"https?:\/\/json-schema\.org\/draft-0/.test(text))
+    return doc;
   const copy = structuredClone(doc);
   forEachNode(copy, (node, at) => {
-    if (at !== "" && typeof node.$schema === "string" && /json-schema\.org\/draft-0\d/.test(node.$schema)) delete node.$schema;
-    for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (at !== "" && typeof node.$schema === "string" && /json-schema\.org\/draft-0\d/.test(node.$schema))
+      delete node.$schema;
+    for (const [flag, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (typeof node[flag] !== "boolean") continue;
       if (node[flag] === true && typeof node[bound] === "number") {
         node[flag] = node[bound];
@@ -135,11 +150,17 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
   for (const op of operations) {
     const item = resolvePointer(source, op.pointer);
     if (!isMapping(item)) continue;
-    const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...[resolvePointer(source, op.pointer.replace(/\/[^/]+$/, "/parameters"))].flat()];
+    const params = [
+      ...(Array.isArray(item.parameters) ? item.parameters : []),
+      ...[resolvePointer(source, op.pointer.replace(/\/[^/]+$/, "/parameters"))].flat(),
+    ];
     const hasBody = params.some((p) => isMapping(p) && (p.in === "body" || p.in === "formData"));
     const consumes = item.consumes ?? source.consumes;
     if (hasBody && !(Array.isArray(consumes) && consumes.length > 0))
-      out.set(op.operationId, `the document names no media type for the body (no Swagger 2.0 consumes): the suite sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, an assumption the target need not share`);
+      out.set(
+        op.operationId,
+        `the document names no media type for the body (no Swagger 2.0 consumes): the suite sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, an assumption the target need not share`,
+      );
   }
   return out;
 }
@@ -161,11 +182,22 @@ export function asWritten(operations: OperationEntry[], path: string): Operation
     return version.startsWith("2") || (isMapping(media) && "example" in media && !("examples" in media));
   };
   const marked = (media: MediaEntry[], at: string): MediaEntry[] =>
-    media.map((m) => (m.examples.length > 0 && loneExample(`${at}${toPointer([m.mediaType])}`) ? { ...m, examples: m.examples.map((e) => ({ ...e, unnamed: true })) } : m));
+    media.map((m) =>
+      m.examples.length > 0 && loneExample(`${at}${toPointer([m.mediaType])}`)
+        ? { ...m, examples: m.examples.map((e) => ({ ...e, unnamed: true })) }
+        : m,
+    );
   return operations.map((op) => {
-    const responses = op.responses.map((r) => ({ ...r, content: marked(r.content, `${op.pointer}/responses${toPointer([r.status])}/content`) }));
-    const body = op.requestBody && { ...op.requestBody, content: marked(op.requestBody.content, `${op.pointer}/requestBody/content`) };
-    const ignored = op.method === "GET" || op.method === "HEAD" || (old && ["DELETE", "OPTIONS", "TRACE"].includes(op.method));
+    const responses = op.responses.map((r) => ({
+      ...r,
+      content: marked(r.content, `${op.pointer}/responses${toPointer([r.status])}/content`),
+    }));
+    const body = op.requestBody && {
+      ...op.requestBody,
+      content: marked(op.requestBody.content, `${op.pointer}/requestBody/content`),
+    };
+    const ignored =
+      op.method === "GET" || op.method === "HEAD" || (old && ["DELETE", "OPTIONS", "TRACE"].includes(op.method));
     const { requestBody: _written, ...rest } = op;
     return { ...rest, responses, ...(body && !ignored ? { requestBody: body } : {}) };
   });

@@ -29,7 +29,8 @@ function readReport(file: string): RunReport {
   const path = resolve(file);
   if (!existsSync(path)) throw new ReplayError(`--replay names a file that does not exist: ${path}`);
   const report = readJsonFile(path, `--replay ${path}`, (m) => new ReplayError(m)) as RunReport;
-  if (!Array.isArray(report?.findings) || typeof report.target?.spec !== "string") throw new ReplayError(`--replay ${path} is not a contract-report.json (no "findings" array or "target.spec")`);
+  if (!Array.isArray(report?.findings) || typeof report.target?.spec !== "string")
+    throw new ReplayError(`--replay ${path} is not a contract-report.json (no "findings" array or "target.spec")`);
   return report;
 }
 
@@ -37,12 +38,20 @@ function readReport(file: string): RunReport {
 export async function replayReport(file: string, resolved: ResolvedOptions, out: Out): Promise<number> {
   const report = readReport(file);
   const options: ResolvedOptions = new Map(resolved);
-  if (!options.has("spec") && existsSync(report.target.spec)) options.set("spec", { value: report.target.spec, source: "file", label: `${file}: target.spec` });
+  if (!options.has("spec") && existsSync(report.target.spec))
+    options.set("spec", { value: report.target.spec, source: "file", label: `${file}: target.spec` });
   if (!options.has("base-url") && report.target.kind === "live")
-    throw new ReplayError(`--replay ${resolve(file)} was written against a live target: name the target to replay against with --base-url (or CONTRACT_BASE_URL); the API key is never sent to a URL read from a report file`);
+    throw new ReplayError(
+      `--replay ${resolve(file)} was written against a live target: name the target to replay against with --base-url (or CONTRACT_BASE_URL); the API key is never sent to a URL read from a report file`,
+    );
   let settings = settingsFrom(options);
-  const failing = report.findings.filter((f): f is ReportedFinding & { replay: NonNullable<ReportedFinding["replay"]> } => f.severity === "error" && f.replay !== undefined);
-  out(`Replay of ${report.findings.filter((f) => f.severity === "error").length} error(s) of ${resolve(file)}: ${failing.length} with a request to send again`);
+  const failing = report.findings.filter(
+    (f): f is ReportedFinding & { replay: NonNullable<ReportedFinding["replay"]> } =>
+      f.severity === "error" && f.replay !== undefined,
+  );
+  out(
+    `Replay of ${report.findings.filter((f) => f.severity === "error").length} error(s) of ${resolve(file)}: ${failing.length} with a request to send again`,
+  );
   if (failing.length === 0) return 0;
   let prism: PrismServer | undefined;
   try {
@@ -56,14 +65,32 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
     let still = 0;
     for (const f of failing) {
       const r = f.replay;
-      const ex = await target.send({ operation: f.operation, method: r.method, path: r.path, query: r.query, headers: r.headers, key: r.key, ...(r.bodyText !== undefined ? { rawBody: r.bodyText } : {}), ...(r.contentType ? { contentType: r.contentType } : {}) });
-      const again = runChecks([f.check], ex, { ...r.context, model, strict: report.target.strict || settings.strict, live: settings.kind === "live" }).filter((g) => g.severity === "error" && (f.instancePath === undefined || placeOf(g) === placeOf(f)));
+      const ex = await target.send({
+        operation: f.operation,
+        method: r.method,
+        path: r.path,
+        query: r.query,
+        headers: r.headers,
+        key: r.key,
+        ...(r.bodyText !== undefined ? { rawBody: r.bodyText } : {}),
+        ...(r.contentType ? { contentType: r.contentType } : {}),
+      });
+      const again = runChecks([f.check], ex, {
+        ...r.context,
+        model,
+        strict: report.target.strict || settings.strict,
+        live: settings.kind === "live",
+      }).filter((g) => g.severity === "error" && (f.instancePath === undefined || placeOf(g) === placeOf(f)));
       if (again.length) still++;
-      out(`${again.length ? "✗ still fails" : "✓ passes now"}: ${f.operation} ${f.check}: ${f.title} (now ${ex.response.status || ex.response.transportError})`);
+      out(
+        `${again.length ? "✗ still fails" : "✓ passes now"}: ${f.operation} ${f.check}: ${f.title} (now ${ex.response.status || ex.response.transportError})`,
+      );
       out(`    ${f.curl}`);
     }
     out("");
-    out(`Replay: ${still} of ${failing.length} still fail${still === 1 ? "s" : ""}, ${failing.length - still} pass now`);
+    out(
+      `Replay: ${still} of ${failing.length} still fail${still === 1 ? "s" : ""}, ${failing.length - still} pass now`,
+    );
     return still ? 1 : 0;
   } finally {
     await prism?.stop();

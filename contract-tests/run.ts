@@ -50,7 +50,19 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
   const reason = await preflight(settings);
   if (reason) {
     out(`✗ the target did not answer the preflight within ${seconds(Date.now() - started)}: ${reason}`);
-    const skipped = scenarios.map((s): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status: "skipped", skipReason: `skipped: the target did not answer the preflight (${reason})`, findings: [], accepted: [], exchanges: 0 }));
+    const skipped = scenarios.map(
+      (s): ScenarioResult => ({
+        id: s.id,
+        operation: s.operation,
+        phase: s.phase,
+        title: s.title,
+        status: "skipped",
+        skipReason: `skipped: the target did not answer the preflight (${reason})`,
+        findings: [],
+        accepted: [],
+        exchanges: 0,
+      }),
+    );
     return [preflightFailure(run, reason), ...skipped];
   }
   // The request in flight, for the heartbeat.
@@ -70,16 +82,24 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
     lastLine = Date.now();
     out(line);
   };
-  const heartbeat = setInterval(() => {
-    if (Date.now() - lastLine < settings.heartbeatMs) return;
-    print(`  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} (${seconds(Date.now() - started)} in all)`);
-  }, Math.min(1000, settings.heartbeatMs));
+  const heartbeat = setInterval(
+    () => {
+      if (Date.now() - lastLine < settings.heartbeatMs) return;
+      print(
+        `  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} (${seconds(Date.now() - started)} in all)`,
+      );
+    },
+    Math.min(1000, settings.heartbeatMs),
+  );
   const results: ScenarioResult[] = [];
   let failures = 0;
   const width = String(scenarios.length).length;
   try {
     for (const [i, s] of scenarios.entries()) {
-      const limit = settings.maxFailures !== undefined && failures >= settings.maxFailures ? `skipped: ${plural(failures, "scenario")} failed, the limit of --max-failures ${settings.maxFailures}` : undefined;
+      const limit =
+        settings.maxFailures !== undefined && failures >= settings.maxFailures
+          ? `skipped: ${plural(failures, "scenario")} failed, the limit of --max-failures ${settings.maxFailures}`
+          : undefined;
       // The scenario as its id names it after the operation: the phase, and what in it (links/listById, walk).
       current = `${s.operation} › ${s.id.startsWith(`${s.operation}/`) ? s.id.slice(s.operation.length + 1) : s.phase}`;
       const before = run.target.requestsSent();
@@ -91,7 +111,9 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
       const errors = result.findings.filter((f) => f.severity === "error").length;
       const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
       const counts = `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ${seconds(Date.now() - t0)}`;
-      print(`[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${current} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`);
+      print(
+        `[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${current} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`,
+      );
     }
   } finally {
     clearInterval(heartbeat);
@@ -100,7 +122,11 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
   return results;
 }
 
-async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; stderr: Out; setScrubber(s: Scrubber): void }): Promise<number> {
+async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: { stdout: Out; stderr: Out; setScrubber(s: Scrubber): void },
+): Promise<number> {
   let resolved: ResolvedOptions;
   let settings: Settings;
   let run: ContractRun;
@@ -108,11 +134,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
   try {
     resolved = resolveOptions({ argv, env });
     if (resolved.get("help")?.value) {
-      process.stdout.write(helpText(env.npm_lifecycle_event === "contract" ? "npm run contract --" : "webauto-contract"));
+      process.stdout.write(
+        helpText(env.npm_lifecycle_event === "contract" ? "npm run contract --" : "webauto-contract"),
+      );
       return 0;
     }
     settings = settingsFrom(resolved);
-    if (settings.shard && resolved.get("update-baseline")?.value) throw new SettingsError("--update-baseline needs the whole run: it cannot be combined with --shard (CONTRACT_SHARD)");
+    if (settings.shard && resolved.get("update-baseline")?.value)
+      throw new SettingsError(
+        "--update-baseline needs the whole run: it cannot be combined with --shard (CONTRACT_SHARD)",
+      );
     out.setScrubber(runScrubber(settings));
     baseline = loadBaseline(settings.baselinePath);
     const replay = resolved.get("replay");
@@ -134,7 +165,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
     }
     throw err;
   }
-  out.stdout(`Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`);
+  out.stdout(
+    `Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`,
+  );
   out.stdout(`Seed: ${settings.seed} (the same --seed sends the same generated data)`);
   let prism: PrismServer | undefined;
   try {
@@ -151,8 +184,17 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
       out.stdout(`Prism mock listening at ${prism.url}`);
     }
     const results = await execute(run, out.stdout);
-    const { report, paths, baselineWritten } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber, { updateBaseline: Boolean(resolved.get("update-baseline")?.value), baseline });
-    if (baselineWritten) out.stdout(`Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} to ${baselineWritten.path} (the file the next run reads)`);
+    const { report, paths, baselineWritten } = finishRun(
+      settings,
+      results,
+      run.target.requestsSent(),
+      run.target.scrubber,
+      { updateBaseline: Boolean(resolved.get("update-baseline")?.value), baseline },
+    );
+    if (baselineWritten)
+      out.stdout(
+        `Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} to ${baselineWritten.path} (the file the next run reads)`,
+      );
     out.stdout("");
     for (const line of formatText(report).split("\n")) out.stdout(line);
     out.stdout(`Reports: ${Object.values(paths).join(", ")}`);
@@ -170,14 +212,24 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, out: { stdout: Out; 
 let scrubber: Scrubber | undefined;
 // Every line is scrubbed of the keys, and its control characters (from names, values and messages a document or
 // a server wrote) are shown escaped: no line can retitle, recolour or clear the terminal (issue 17).
-const writer = (stream: NodeJS.WriteStream): Out => (line) => void stream.write(`${outsideText(scrubber ? scrubber.text(line) : line)}\n`);
+const writer =
+  (stream: NodeJS.WriteStream): Out =>
+  (line) =>
+    void stream.write(`${outsideText(scrubber ? scrubber.text(line) : line)}\n`);
 
-main(process.argv.slice(2), process.env, { stdout: writer(process.stdout), stderr: writer(process.stderr), setScrubber: (s) => (scrubber = s) }).then(
+main(process.argv.slice(2), process.env, {
+  stdout: writer(process.stdout),
+  stderr: writer(process.stderr),
+  setScrubber: (s) => (scrubber = s),
+}).then(
   (code) => process.exit(code),
   (err: unknown) => {
     let secret = scrubber;
     try {
-      secret ??= runScrubber({ apiKey: process.env.CONTRACT_API_KEY ?? "", secondApiKey: process.env.CONTRACT_SECOND_API_KEY });
+      secret ??= runScrubber({
+        apiKey: process.env.CONTRACT_API_KEY ?? "",
+        secondApiKey: process.env.CONTRACT_SECOND_API_KEY,
+      });
     } catch {
       secret = undefined;
     }

@@ -108,21 +108,27 @@ function httpUrl(o: Options, name: string, env: string, fallback?: string): stri
   try {
     url = new URL(raw);
   } catch {
-    throw new SettingsError(`${label} must be an absolute http(s) URL, got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`);
+    throw new SettingsError(
+      `${label} must be an absolute http(s) URL, got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`,
+    );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SettingsError(`${label} must use http or https, got ${JSON.stringify(url.protocol)}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new SettingsError(`${label} must use http or https, got ${JSON.stringify(url.protocol)}`);
   // Credentials in a URL end up in logs, reports and curl lines: refused without echoing them.
-  if (url.username || url.password) throw new SettingsError(`${label} must not contain credentials (user:password@); pass the key as CONTRACT_API_KEY`);
+  if (url.username || url.password)
+    throw new SettingsError(`${label} must not contain credentials (user:password@); pass the key as CONTRACT_API_KEY`);
   return raw;
 }
 
-const integer = (o: Options, name: string, fallback: number): number => (o.get(name)?.value as number | undefined) ?? fallback;
+const integer = (o: Options, name: string, fallback: number): number =>
+  (o.get(name)?.value as number | undefined) ?? fallback;
 
 /** Keys are header values: printable Latin-1, no control characters. The message never shows the key. */
 function key(o: Options, name: string, env: string, required: boolean): string | undefined {
   const raw = o.text(name);
   if (raw === undefined || raw === "") {
-    if (required) throw new SettingsError(`${env} is required (non-empty) when CONTRACT_BASE_URL points at a live server`);
+    if (required)
+      throw new SettingsError(`${env} is required (non-empty) when CONTRACT_BASE_URL points at a live server`);
     return undefined;
   }
   const problem = headerValueProblem(raw);
@@ -138,7 +144,10 @@ function reportsDir(o: Options): string {
   const dir = resolve(o.text("reports-dir")?.trim() || "reports");
   for (let at = dir; ; at = dirname(at)) {
     if (existsSync(at)) {
-      if (!statSync(at).isDirectory()) throw new SettingsError(`${o.label("reports-dir", "CONTRACT_REPORTS_DIR")} must name a directory (or where one can be made), but ${at} is a file`);
+      if (!statSync(at).isDirectory())
+        throw new SettingsError(
+          `${o.label("reports-dir", "CONTRACT_REPORTS_DIR")} must name a directory (or where one can be made), but ${at} is a file`,
+        );
       return dir;
     }
     if (dirname(at) === at) return dir;
@@ -161,19 +170,26 @@ function params(o: Options): Record<string, unknown> {
     try {
       parsed = raw ? JSON.parse(raw) : {};
     } catch {
-      throw new SettingsError(`${label} must be a JSON object such as {"updateDataSchema.id": "dsc_..."} (or @file.json)`);
+      throw new SettingsError(
+        `${label} must be a JSON object such as {"updateDataSchema.id": "dsc_..."} (or @file.json)`,
+      );
     }
   }
   if (parsed !== undefined) {
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new SettingsError(`${label} must be a JSON object of parameter names to values`);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+      throw new SettingsError(`${label} must be a JSON object of parameter names to values`);
     Object.assign(out, parsed);
   }
   // The older single setting: the schema the suite may overwrite.
   const schemaId = o.text("schema-id")?.trim();
   if (schemaId) out["updateDataSchema.id"] ??= schemaId;
   for (const [name, value] of Object.entries(out)) {
-    if (value === "." || value === "..") throw new SettingsError(`${label} ${name} must not be "${value}": a dot segment would send requests to another path`);
-    if (typeof value === "string" && /[\u0000-\u001f\u007f]/.test(value)) throw new SettingsError(`${label} ${name} must not contain control characters`);
+    if (value === "." || value === "..")
+      throw new SettingsError(
+        `${label} ${name} must not be "${value}": a dot segment would send requests to another path`,
+      );
+    if (typeof value === "string" && /[\u0000-\u001f\u007f]/.test(value))
+      throw new SettingsError(`${label} ${name} must not contain control characters`);
   }
   return out;
 }
@@ -213,13 +229,16 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     throw err;
   }
   const doc = model.source;
-  if (model.operations.length === 0) throw new SettingsError(`${specLabel}: ${specPath} has no operations under "paths": there is nothing to check`);
+  if (model.operations.length === 0)
+    throw new SettingsError(`${specLabel}: ${specPath} has no operations under "paths": there is nothing to check`);
   // The document's paths are appended to the base URL: a base ending in the segment every path starts with
   // (e.g. /v1) would double it.
   const paths = Object.keys(doc.paths ?? {});
   const last = new URL(baseUrl || "http://localhost/").pathname.replace(/\/+$/, "").split("/").pop();
   if (last && paths.length > 0 && paths.every((p) => p.split("/")[1] === last)) {
-    throw new SettingsError(`${baseLabel} must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`);
+    throw new SettingsError(
+      `${baseLabel} must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`,
+    );
   }
   const maxFailures = o.get("max-failures")?.value as number | undefined;
   const shardText = o.text("shard")?.trim();
@@ -234,7 +253,10 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,
     // A shard writes to its own folder unless told otherwise, where `npm run contract:merge` looks.
-    reportsDir: o.text("reports-dir")?.trim() || !shard ? reportsDir(o) : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
+    reportsDir:
+      o.text("reports-dir")?.trim() || !shard
+        ? reportsDir(o)
+        : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
     maxRequests: integer(o, "max-requests", DEFAULT_MAX_REQUESTS[kind]),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),
@@ -256,7 +278,12 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
 }
 
 /** A parameter's configured value: `operationId.name` first, then `name`. */
-export function configuredValue(settings: Pick<Settings, "params">, operationId: string, name: string): { found: boolean; value?: unknown } {
-  for (const key of [`${operationId}.${name}`, name]) if (Object.hasOwn(settings.params, key)) return { found: true, value: settings.params[key] };
+export function configuredValue(
+  settings: Pick<Settings, "params">,
+  operationId: string,
+  name: string,
+): { found: boolean; value?: unknown } {
+  for (const key of [`${operationId}.${name}`, name])
+    if (Object.hasOwn(settings.params, key)) return { found: true, value: settings.params[key] };
   return { found: false };
 }

@@ -29,7 +29,10 @@ export function parseShard(raw: string, name = "CONTRACT_SHARD"): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count || count > 1000) throw new SettingsError(`${name} must be i/n with 1 ≤ i ≤ n ≤ 1000 (e.g. 2/4), got ${JSON.stringify(raw.slice(0, 20))}`);
+  if (!m || count < 1 || index < 1 || index > count || count > 1000)
+    throw new SettingsError(
+      `${name} must be i/n with 1 ≤ i ≤ n ≤ 1000 (e.g. 2/4), got ${JSON.stringify(raw.slice(0, 20))}`,
+    );
   return { index, count };
 }
 
@@ -99,19 +102,39 @@ export function writeShardRecord(dir: string, record: ShardRecord, scrubber: Scr
 }
 
 /** The results of every shard in the order a single run would have produced them; throws SettingsError for an incomplete or mixed set. */
-export function mergeRecords(records: ShardRecord[]): { first: ShardRecord; results: ScenarioResult[]; requests: number } {
-  if (records.length === 0) throw new SettingsError(`no shard records (${SHARD_FILE}) found: run each shard with --shard i/n first`);
+export function mergeRecords(records: ShardRecord[]): {
+  first: ShardRecord;
+  results: ScenarioResult[];
+  requests: number;
+} {
+  if (records.length === 0)
+    throw new SettingsError(`no shard records (${SHARD_FILE}) found: run each shard with --shard i/n first`);
   const first = records[0]!;
   const { count } = first.shard;
   for (const r of records) {
-    if (r.version !== 1) throw new SettingsError(`a shard record has version ${String(r.version)}; this merge reads version 1`);
-    if (r.shard.count !== count) throw new SettingsError(`the shard records mix runs split ${count} and ${r.shard.count} ways`);
-    if (r.target.spec !== first.target.spec || r.target.strict !== first.target.strict || r.target.kind !== first.target.kind) throw new SettingsError(`the shard records are of different runs (${first.target.kind} ${first.target.spec} and ${r.target.kind} ${r.target.spec})`);
+    if (r.version !== 1)
+      throw new SettingsError(`a shard record has version ${String(r.version)}; this merge reads version 1`);
+    if (r.shard.count !== count)
+      throw new SettingsError(`the shard records mix runs split ${count} and ${r.shard.count} ways`);
+    if (
+      r.target.spec !== first.target.spec ||
+      r.target.strict !== first.target.strict ||
+      r.target.kind !== first.target.kind
+    )
+      throw new SettingsError(
+        `the shard records are of different runs (${first.target.kind} ${first.target.spec} and ${r.target.kind} ${r.target.spec})`,
+      );
   }
   const seen = new Set(records.map((r) => r.shard.index));
-  if (seen.size !== records.length) throw new SettingsError(`a shard is given twice (shards ${records.map((r) => r.shard.index).join(", ")} of ${count})`);
+  if (seen.size !== records.length)
+    throw new SettingsError(
+      `a shard is given twice (shards ${records.map((r) => r.shard.index).join(", ")} of ${count})`,
+    );
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new SettingsError(`shard(s) ${missing.join(", ")} of ${count} missing: the merged verdict would leave their operations out`);
+  if (missing.length > 0)
+    throw new SettingsError(
+      `shard(s) ${missing.join(", ")} of ${count} missing: the merged verdict would leave their operations out`,
+    );
   const position = new Map(first.runOrder.map((id, i) => [id, i]));
   const pos = (r: ScenarioResult) => position.get(r.operation) ?? -1;
   // The preflight (and any result not of an operation) first, as in a single run; then by the single run's order.
@@ -119,7 +142,8 @@ export function mergeRecords(records: ShardRecord[]): { first: ShardRecord; resu
   tagged.sort((a, b) => a.rank[0]! - b.rank[0]! || a.rank[1]! - b.rank[1]! || a.rank[2]! - b.rank[2]!);
   // One preflight result is enough: every shard that could not reach the target says the same.
   const results: ScenarioResult[] = [];
-  for (const { r } of tagged) if (!(r.phase === "preflight" && results.some((x) => x.phase === "preflight"))) results.push(r);
+  for (const { r } of tagged)
+    if (!(r.phase === "preflight" && results.some((x) => x.phase === "preflight"))) results.push(r);
   return { first, results, requests: records.reduce((n, r) => n + r.requests, 0) };
 }
 
@@ -127,16 +151,30 @@ export function mergeRecords(records: ShardRecord[]): { first: ShardRecord; resu
 export function readRecords(dirs: string[]): ShardRecord[] {
   return dirs.map((dir) => {
     const file = join(dir, SHARD_FILE);
-    if (!existsSync(file)) throw new SettingsError(`${dir} holds no ${SHARD_FILE}: it is not the reports folder of a shard (npm run contract -- --shard i/n)`);
+    if (!existsSync(file))
+      throw new SettingsError(
+        `${dir} holds no ${SHARD_FILE}: it is not the reports folder of a shard (npm run contract -- --shard i/n)`,
+      );
     return readJsonFile(file, file, (m) => new SettingsError(m)) as ShardRecord;
   });
 }
 
 /** The merged report of shard records, judged against `baselinePath` (default: the shards' own). */
-export function mergeReport(records: ShardRecord[], baselinePath?: string, now = new Date()): { report: RunReport; results: ScenarioResult[] } {
+export function mergeReport(
+  records: ShardRecord[],
+  baselinePath?: string,
+  now = new Date(),
+): { report: RunReport; results: ScenarioResult[] } {
   const { first, results, requests } = mergeRecords(records);
   const path = baselinePath ?? first.baselinePath ?? undefined;
   const baseline = loadBaseline(path);
-  const report = buildReport(first.target, first.documentOperations, results, { ...baseline, ...(path ? { path } : {}) }, requests, now);
+  const report = buildReport(
+    first.target,
+    first.documentOperations,
+    results,
+    { ...baseline, ...(path ? { path } : {}) },
+    requests,
+    now,
+  );
   return { report, results };
 }

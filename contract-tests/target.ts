@@ -65,7 +65,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) max = Math.max(max, ++depth);
@@ -90,7 +91,10 @@ export interface Target {
 }
 
 /** Target settings. */
-export type TargetSettings = Pick<Settings, "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs">;
+export type TargetSettings = Pick<
+  Settings,
+  "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs"
+>;
 
 /** A scrubber for every key of the run (the second account's too), in every form the suite sends it. */
 export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
@@ -124,14 +128,27 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     if (stopReason) throw new SkipScenario(stopReason);
     const enc = (v: string) => encodeURIComponent(v).replace(/%2C/gi, ",");
     const key = spec.key ?? "valid";
-    const secret = key === "valid" ? settings.apiKey : key === "second" ? settings.secondApiKey : key === "wrong" ? WRONG_API_KEY : key === "empty" ? "" : undefined;
+    const secret =
+      key === "valid"
+        ? settings.apiKey
+        : key === "second"
+          ? settings.secondApiKey
+          : key === "wrong"
+            ? WRONG_API_KEY
+            : key === "empty"
+              ? ""
+              : undefined;
     // Reports show a probe's credential (wrong or empty: not a secret) and, for a real one, the variable that
     // holds it, so the curl line runs as printed in a shell that has it set and never holds the key itself.
     const variable = key === "second" ? "$CONTRACT_SECOND_API_KEY" : "$CONTRACT_API_KEY";
     const shownSecret = key === "wrong" || key === "empty" ? secret : variable;
     const auth = rules.auth(spec.operation);
     const placements = secret !== undefined && auth.kind === "placed" ? auth.placements : [];
-    const headers: Record<string, string> = { accept: rules.accept(spec.operation), "user-agent": USER_AGENT, ...(spec.headers ?? {}) };
+    const headers: Record<string, string> = {
+      accept: rules.accept(spec.operation),
+      "user-agent": USER_AGENT,
+      ...(spec.headers ?? {}),
+    };
     const wire = { ...headers };
     const shown = { ...headers };
     const wireQuery: Array<[string, string]> = [];
@@ -139,34 +156,64 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const cookies: Array<[string, string]> = [];
     for (const p of placements) {
       const value = credentialValue(p, secret!);
-      const display = p.format === "raw" ? shownSecret! : p.format === "basic" && shownSecret === variable ? `Basic ${basicShell(variable, secret!)}` : `${value.split(" ")[0]} ${shownSecret}`;
+      const display =
+        p.format === "raw"
+          ? shownSecret!
+          : p.format === "basic" && shownSecret === variable
+            ? `Basic ${basicShell(variable, secret!)}`
+            : `${value.split(" ")[0]} ${shownSecret}`;
       if (p.in === "header") {
         wire[p.name.toLowerCase()] = value;
         shown[p.name.toLowerCase()] = display;
       } else if (p.in === "query") {
         wireQuery.push([p.name, value]);
         shownQuery.push([p.name, shownSecret!]);
-      }
-      else cookies.push([p.name, value]);
+      } else cookies.push([p.name, value]);
     }
     if (cookies.length) {
-      wire.cookie = [wire.cookie, ...cookies.map(([n, v]) => `${n}=${encodeURIComponent(v)}`)].filter(Boolean).join("; ");
+      wire.cookie = [wire.cookie, ...cookies.map(([n, v]) => `${n}=${encodeURIComponent(v)}`)]
+        .filter(Boolean)
+        .join("; ");
       shown.cookie = [shown.cookie, ...cookies.map(([n]) => `${n}=${shownSecret}`)].filter(Boolean).join("; ");
     }
-    const pairs = Object.entries(spec.query ?? {}).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, item]));
-    const query = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...wireQuery.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)].join("&");
+    const pairs = Object.entries(spec.query ?? {}).flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, item]),
+    );
+    const query = [
+      ...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`),
+      ...wireQuery.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
+    ].join("&");
     // The request boundary: a URL off the target's origin or base path, or with a dot segment, is never sent.
     let url: string;
     try {
-      url = requestUrl(settings.baseUrl, spec.path, query, `${spec.method} ${spec.path.slice(0, 200)} of ${spec.operation}`);
+      url = requestUrl(
+        settings.baseUrl,
+        spec.path,
+        query,
+        `${spec.method} ${spec.path.slice(0, 200)} of ${spec.operation}`,
+      );
     } catch (err) {
       throw err instanceof RefusedRequest ? new SkipScenario(scrubber.text(err.message)) : err;
     }
-    const shownQueryText = [...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`), ...shownQuery.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("$") ? v : encodeURIComponent(v)}`)].join("&");
+    const shownQueryText = [
+      ...pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(v)}`),
+      ...shownQuery.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("$") ? v : encodeURIComponent(v)}`),
+    ].join("&");
     const shownUrl = requestUrl(settings.baseUrl, spec.path, shownQueryText, spec.operation);
     const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
-    if (bodyText !== undefined) wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
-    const request = { method: spec.method, url: scrubber.text(shownUrl), path: spec.path, key, query: spec.query ?? {}, ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}), headers: shown, ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}), json: spec.json };
+    if (bodyText !== undefined)
+      wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
+    const request = {
+      method: spec.method,
+      url: scrubber.text(shownUrl),
+      path: spec.path,
+      key,
+      query: spec.query ?? {},
+      ...(spec.pathParams ? { pathParams: scrubber.value(structuredClone(spec.pathParams)) } : {}),
+      headers: shown,
+      ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}),
+      json: spec.json,
+    };
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
     let lastError = "";
@@ -179,7 +226,13 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       sent++;
       try {
         // Never follow redirects: fetch would carry the key to the Location. A 3xx is recorded as received.
-        const res = await fetch(url, { method: spec.method, headers: wire, body: bodyText, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+        const res = await fetch(url, {
+          method: spec.method,
+          headers: wire,
+          body: bodyText,
+          redirect: "manual",
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         // Rate limits are not part of the contract the seed shows: wait (bounded) and try again a few times.
         if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
           await res.body?.cancel().catch(() => {});
@@ -202,8 +255,23 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         const responseHeaders: Record<string, string> = {};
         res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
         failuresInARow = 0;
-        const response = { status: res.status, headers: responseHeaders, contentType: res.headers.get("content-type"), bodyText: text, json, bodyBytes: total, ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}), ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}), elapsedMs: Date.now() - started };
-        return { operation: spec.operation, request, response, ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}) };
+        const response = {
+          status: res.status,
+          headers: responseHeaders,
+          contentType: res.headers.get("content-type"),
+          bodyText: text,
+          json,
+          bodyBytes: total,
+          ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}),
+          ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}),
+          elapsedMs: Date.now() - started,
+        };
+        return {
+          operation: spec.operation,
+          request,
+          response,
+          ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
+        };
       } catch (err) {
         // fetch refused to build the request (a body on GET, a header value it cannot send): nothing reached the
         // target, so it is the suite's problem, never the target's, and no reason to stop sending.
@@ -215,9 +283,15 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         }
         // A network error with no cause of its own (no code, no message) is fetch refusing an answer it received,
         // such as a 407 Proxy Authentication Required: the target answered; the suite cannot read it.
-        if (err instanceof TypeError && err.cause instanceof Error && !(err.cause as { code?: unknown }).code && !err.cause.message) {
+        if (
+          err instanceof TypeError &&
+          err.cause instanceof Error &&
+          !(err.cause as { code?: unknown }).code &&
+          !err.cause.message
+        ) {
           suiteError = true;
-          lastError = "the suite could not read the answer: fetch turned it into a network error without a cause (it does so for a 407 Proxy Authentication Required)";
+          lastError =
+            "the suite could not read the answer: fetch turned it into a network error without a cause (it does so for a 407 Proxy Authentication Required)";
           break;
         }
         const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
@@ -229,9 +303,26 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         break;
       }
     }
-    if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD) stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
-    const response = { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: lastError, ...(suiteError ? { suiteError } : {}), elapsedMs: Date.now() - started };
+    if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD)
+      stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
+    const response = {
+      status: 0,
+      headers: {},
+      contentType: null,
+      bodyText: "",
+      bodyBytes: 0,
+      transportError: lastError,
+      ...(suiteError ? { suiteError } : {}),
+      elapsedMs: Date.now() - started,
+    };
     return { operation: spec.operation, request, response };
   };
-  return { kind: settings.kind, baseUrl: settings.baseUrl, scrubber, send, requestsSent: () => sent, stopped: () => stopReason };
+  return {
+    kind: settings.kind,
+    baseUrl: settings.baseUrl,
+    scrubber,
+    send,
+    requestsSent: () => sent,
+    stopped: () => stopReason,
+  };
 }

@@ -25,23 +25,50 @@ function branches(model: SpecModel, schema: any, pointer: string): Array<{ schem
 }
 
 /** Lists the properties of `value` (at any depth) that the schema at `pointer` does not document. */
-export function undocumentedMembers(model: SpecModel, schema: any, pointer: string, value: unknown, at = "", depth = 0): UndocumentedProperty[] {
+export function undocumentedMembers(
+  model: SpecModel,
+  schema: any,
+  pointer: string,
+  value: unknown,
+  at = "",
+  depth = 0,
+): UndocumentedProperty[] {
   if (depth > 200) return []; // a hostile body nesting deeper than any document is reported by the schema check
   const all = branches(model, schema, pointer);
   const out: UndocumentedProperty[] = [];
   if (Array.isArray(value)) {
     for (const b of all.filter((b) => b.schema.items))
-      value.forEach((item, i) => pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)));
+      value.forEach((item, i) =>
+        pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)),
+      );
     return out;
   }
   if (typeof value !== "object" || value === null) return out;
   const objects = all.filter((b) => b.schema.properties || b.schema.additionalProperties !== undefined);
   if (objects.length === 0) return out; // the schema says nothing about this object's members
-  const open = objects.some((b) => b.schema.additionalProperties === true || typeof b.schema.additionalProperties === "object");
+  const open = objects.some(
+    (b) => b.schema.additionalProperties === true || typeof b.schema.additionalProperties === "object",
+  );
   for (const [name, member] of Object.entries(value)) {
     const owners = objects.filter((b) => b.schema.properties && name in b.schema.properties);
-    if (owners.length === 0 && !open) out.push({ instancePath: `${at}/${pointerSegment(name)}`, schemaPath: `#${objects[0]!.pointer}/properties`, name });
-    for (const b of owners) pushAll(out, undocumentedMembers(model, b.schema.properties[name], `${b.pointer}/properties/${name}`, member, `${at}/${pointerSegment(name)}`, depth + 1));
+    if (owners.length === 0 && !open)
+      out.push({
+        instancePath: `${at}/${pointerSegment(name)}`,
+        schemaPath: `#${objects[0]!.pointer}/properties`,
+        name,
+      });
+    for (const b of owners)
+      pushAll(
+        out,
+        undocumentedMembers(
+          model,
+          b.schema.properties[name],
+          `${b.pointer}/properties/${name}`,
+          member,
+          `${at}/${pointerSegment(name)}`,
+          depth + 1,
+        ),
+      );
   }
   return out;
 }

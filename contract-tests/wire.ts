@@ -31,13 +31,20 @@ export type AuthPlan =
 
 /** Where a scheme puts the credential, or undefined for a scheme the suite cannot satisfy (e.g. mutualTLS). */
 export function placementOf(s: SecurityEntry): Placement | undefined {
-  if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name) return { in: s.in, name: s.name, format: "raw" };
-  if ((s.type === "http" && s.httpScheme === "bearer") || s.type === "oauth2" || s.type === "openIdConnect") return { in: "header", name: "Authorization", format: "bearer" };
+  if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name)
+    return { in: s.in, name: s.name, format: "raw" };
+  if ((s.type === "http" && s.httpScheme === "bearer") || s.type === "oauth2" || s.type === "openIdConnect")
+    return { in: "header", name: "Authorization", format: "bearer" };
   if (s.type === "http" && s.httpScheme === "basic") return { in: "header", name: "Authorization", format: "basic" };
   return undefined;
 }
 
-const describeScheme = (s: SecurityEntry) => (s.type === "http" ? `http ${s.httpScheme ?? "(no scheme)"}` : s.type === "apiKey" ? `apiKey in ${s.in ?? "(nowhere)"}` : s.type);
+const describeScheme = (s: SecurityEntry) =>
+  s.type === "http"
+    ? `http ${s.httpScheme ?? "(no scheme)"}`
+    : s.type === "apiKey"
+      ? `apiKey in ${s.in ?? "(nowhere)"}`
+      : s.type;
 
 /** The operation's authentication, from its security requirements (alternatives in document order). */
 export function authPlan(op: Pick<OperationEntry, "security">): AuthPlan {
@@ -46,10 +53,21 @@ export function authPlan(op: Pick<OperationEntry, "security">): AuthPlan {
   for (const alt of op.security) {
     if (alt.length === 0) continue;
     const placements = alt.map(placementOf);
-    if (placements.every((p) => p !== undefined)) return { kind: "placed", placements: placements as Placement[], optional };
+    if (placements.every((p) => p !== undefined))
+      return { kind: "placed", placements: placements as Placement[], optional };
   }
   if (optional) return { kind: "none", optional: true };
-  return { kind: "unsupported", schemes: [...new Set(op.security.flat().filter((s) => !placementOf(s)).map(describeScheme))] };
+  return {
+    kind: "unsupported",
+    schemes: [
+      ...new Set(
+        op.security
+          .flat()
+          .filter((s) => !placementOf(s))
+          .map(describeScheme),
+      ),
+    ],
+  };
 }
 
 const where = (p: Placement) => `${p.in} ${p.in === "header" ? p.name.toLowerCase() : p.name}`;
@@ -61,11 +79,14 @@ const where = (p: Placement) => `${p.in} ${p.in === "header" ? p.name.toLowerCas
  * suite can hold.
  */
 export function credentialDoubt(plan: AuthPlan): string | undefined {
-  if (plan.kind === "unsupported") return `the suite cannot present a credential for ${plan.schemes.join(", ")}, so its requests go unauthenticated`;
+  if (plan.kind === "unsupported")
+    return `the suite cannot present a credential for ${plan.schemes.join(", ")}, so its requests go unauthenticated`;
   if (plan.kind !== "placed") return undefined;
   const places = plan.placements.map(where);
   const twice = places.find((w, i) => places.indexOf(w) !== i);
-  return twice ? `the security requirement asks for two credentials in one place (${twice}), which one request cannot carry` : undefined;
+  return twice
+    ? `the security requirement asks for two credentials in one place (${twice}), which one request cannot carry`
+    : undefined;
 }
 
 /**
@@ -77,8 +98,12 @@ export function credentialDoubt(plan: AuthPlan): string | undefined {
 export function emptyProbeDoubt(op: Pick<OperationEntry, "security">, plan: AuthPlan): string | undefined {
   if (plan.kind !== "placed") return undefined;
   const prefixed = plan.placements.filter((p) => p.format !== "raw").map(where);
-  const reader = op.security.flat().find((s) => s.type === "apiKey" && placementOf(s) && prefixed.includes(where(placementOf(s)!)));
-  return reader ? `the empty ${plan.placements.find((p) => p.format !== "raw")!.format} credential is a value in the ${where(placementOf(reader)!)}, which the apiKey scheme ${reader.scheme} reads as a credential (a wrong one, which only a live target can show refused)` : undefined;
+  const reader = op.security
+    .flat()
+    .find((s) => s.type === "apiKey" && placementOf(s) && prefixed.includes(where(placementOf(s)!)));
+  return reader
+    ? `the empty ${plan.placements.find((p) => p.format !== "raw")!.format} credential is a value in the ${where(placementOf(reader)!)}, which the apiKey scheme ${reader.scheme} reads as a credential (a wrong one, which only a live target can show refused)`
+    : undefined;
 }
 
 const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");

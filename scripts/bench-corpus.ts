@@ -35,8 +35,18 @@ function githubDescription(): string {
   if (existsSync(file)) return file;
   mkdirSync(CACHE, { recursive: true });
   console.error(`bench:corpus: fetching ${OCTOKIT} (npm pack) for GitHub's description...`);
-  const tgz = execFileSync("npm", ["pack", OCTOKIT, "--silent", "--pack-destination", CACHE], { encoding: "utf8" }).trim().split("\n").pop()!;
-  execFileSync("tar", ["-xzf", join(CACHE, tgz), "-C", CACHE, "--strip-components=2", "package/generated/api.github.com.json"]);
+  const tgz = execFileSync("npm", ["pack", OCTOKIT, "--silent", "--pack-destination", CACHE], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop()!;
+  execFileSync("tar", [
+    "-xzf",
+    join(CACHE, tgz),
+    "-C",
+    CACHE,
+    "--strip-components=2",
+    "package/generated/api.github.com.json",
+  ]);
   return file;
 }
 
@@ -85,9 +95,19 @@ interface RunFigures {
 
 /** Runs `npm run contract` on `spec` and samples its process tree. */
 function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
-  const env = { ...process.env, CONTRACT_SPEC: spec, CONTRACT_REPORTS_DIR: reportsDir, CONTRACT_MAX_REQUESTS: process.env.BENCH_MAX_REQUESTS ?? "1000000", ...(process.env.BENCH_EXAMPLES ? { CONTRACT_EXAMPLES: process.env.BENCH_EXAMPLES } : {}) };
+  const env = {
+    ...process.env,
+    CONTRACT_SPEC: spec,
+    CONTRACT_REPORTS_DIR: reportsDir,
+    CONTRACT_MAX_REQUESTS: process.env.BENCH_MAX_REQUESTS ?? "1000000",
+    ...(process.env.BENCH_EXAMPLES ? { CONTRACT_EXAMPLES: process.env.BENCH_EXAMPLES } : {}),
+  };
   const started = Date.now();
-  const child = spawn(process.execPath, [TSX, "contract-tests/run.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [TSX, "contract-tests/run.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let peak = 0;
   const cpu = new Map<number, number>();
   const timer = setInterval(() => {
@@ -110,7 +130,13 @@ function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
       } catch {
         report = undefined;
       }
-      resolve({ code, wallS: (Date.now() - started) / 1000, cpuS: [...cpu.values()].reduce((a, b) => a + b, 0), peakRssMb: peak / 1e6, report });
+      resolve({
+        code,
+        wallS: (Date.now() - started) / 1000,
+        cpuS: [...cpu.values()].reduce((a, b) => a + b, 0),
+        peakRssMb: peak / 1e6,
+        report,
+      });
     }),
   );
 }
@@ -139,7 +165,9 @@ async function main(): Promise<void> {
   const source = githubDescription();
   const doc = JSON.parse(readFileSync(source, "utf8")) as Record<string, unknown>;
   const total = countOperations(doc);
-  const sizes = (process.env.BENCH_SIZES ?? "10,50,200,1000,all").split(",").map((s) => (s.trim() === "all" ? total : Number(s)));
+  const sizes = (process.env.BENCH_SIZES ?? "10,50,200,1000,all")
+    .split(",")
+    .map((s) => (s.trim() === "all" ? total : Number(s)));
   mkdirSync(CACHE, { recursive: true });
   const rows: string[] = [];
   for (const n of sizes) {

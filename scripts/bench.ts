@@ -27,8 +27,28 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type BuildOptions, type Metafile } from "esbuild";
-import { CALL_VARIANTS, type ChildArgs, type ChildResult, type CpuResult, type PrefetchResult, type ProfileResult, type ThroughputResult, type WalkResult } from "./bench/protocol.js";
-import { classifyChunks, compareRounds, mb, renderTable, round, signed, topInputs, type ChunkSize, type RoundComparison, type Row } from "./bench/helpers.js";
+import {
+  CALL_VARIANTS,
+  type ChildArgs,
+  type ChildResult,
+  type CpuResult,
+  type PrefetchResult,
+  type ProfileResult,
+  type ThroughputResult,
+  type WalkResult,
+} from "./bench/protocol.js";
+import {
+  classifyChunks,
+  compareRounds,
+  mb,
+  renderTable,
+  round,
+  signed,
+  topInputs,
+  type ChunkSize,
+  type RoundComparison,
+  type Row,
+} from "./bench/helpers.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -87,22 +107,40 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 
 /** Starts the bench server (its own process, under tsx) and waits for its port. */
 async function startServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = track(spawn(process.execPath, ["--import", "tsx", `${root}scripts/bench-server.ts`], { cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const child = track(
+    spawn(process.execPath, ["--import", "tsx", `${root}scripts/bench-server.ts`], {
+      cwd: root,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the bench server did not start within 30 s")), 30_000);
     child.once("message", (m: { port: number }) => (clearTimeout(timer), resolve(m.port)));
-    child.once("exit", (code, signal) => (clearTimeout(timer), reject(new Error(`the bench server exited (${code ?? signal}) before listening`))));
+    child.once(
+      "exit",
+      (code, signal) => (
+        clearTimeout(timer), reject(new Error(`the bench server exited (${code ?? signal}) before listening`))
+      ),
+    );
   });
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
 /** Runs one measurement in a fresh child process; rejects on a crash or after `timeoutMs`. */
 async function runChild<R extends ChildResult>(args: ChildArgs, timeoutMs = 90_000): Promise<R> {
-  const child = track(spawn(process.execPath, [...CHILD_FLAGS, CHILD_FILE, JSON.stringify(args)], { cwd: root, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const child = track(
+    spawn(process.execPath, [...CHILD_FLAGS, CHILD_FILE, JSON.stringify(args)], {
+      cwd: root,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
+  );
   try {
     return await new Promise<R>((resolve, reject) => {
       let result: R | undefined;
-      const timer = setTimeout(() => reject(new Error(`${args.mode} child took over ${timeoutMs / 1000} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${args.mode} child took over ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
       child.on("message", (m: R) => (result = m));
       child.once("exit", (code, signal) => {
         clearTimeout(timer);
@@ -118,8 +156,14 @@ async function runChild<R extends ChildResult>(args: ChildArgs, timeoutMs = 90_0
 /** Bundles scripts/bench/child.ts into .bench/child-<pid>.mjs (packages stay external: the client's own openapi-fetch). */
 async function buildChild(): Promise<void> {
   await build({
-    entryPoints: [`${root}scripts/bench/child.ts`], bundle: true, platform: "node", format: "esm", target: "node20", packages: "external",
-    outfile: CHILD_FILE, logLevel: "warning",
+    entryPoints: [`${root}scripts/bench/child.ts`],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    outfile: CHILD_FILE,
+    logLevel: "warning",
   });
 }
 
@@ -156,9 +200,19 @@ interface SplitBundle {
 /** esbuild as the issue asks: bundle, minify, esm, splitting; only ajv and its formats external (plus `external`). */
 async function splitBundle(entry: string | { contents: string }, external: string[] = []): Promise<SplitBundle> {
   const options: BuildOptions = {
-    ...(typeof entry === "string" ? { entryPoints: [entry] } : { stdin: { contents: entry.contents, resolveDir: root, sourcefile: "app.js" } }),
-    absWorkingDir: root, bundle: true, minify: true, format: "esm", splitting: true, metafile: true, write: false,
-    outdir: `${root}.bench/size`, external: ["ajv", "ajv-formats", "ajv/dist/2020.js", ...external], logLevel: "silent",
+    ...(typeof entry === "string"
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: entry.contents, resolveDir: root, sourcefile: "app.js" } }),
+    absWorkingDir: root,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    splitting: true,
+    metafile: true,
+    write: false,
+    outdir: `${root}.bench/size`,
+    external: ["ajv", "ajv-formats", "ajv/dist/2020.js", ...external],
+    logLevel: "silent",
   };
   const out = await build(options);
   const files = new Map(out.outputFiles!.map((f) => [f.path.slice(root.length), f.contents]));
@@ -169,34 +223,48 @@ async function splitBundle(entry: string | { contents: string }, external: strin
   return {
     metafile: out.metafile!,
     chunks,
-    startup: { min: startup.reduce((a, c) => a + c.bytes, 0), gzip: startup.reduce((a, c) => a + gzipOf(c.path), 0), files: startup.map((c) => c.path) },
+    startup: {
+      min: startup.reduce((a, c) => a + c.bytes, 0),
+      gzip: startup.reduce((a, c) => a + gzipOf(c.path), 0),
+      files: startup.map((c) => c.path),
+    },
     gzipOf,
   };
 }
 
 async function measureSize(): Promise<SizeReport> {
   const dist = await splitBundle(DIST_ENTRY);
-  const isSchemas = (p: string) => Object.keys(dist.metafile.outputs[p]!.inputs).some((i) => /schemas-[A-Z0-9]+\.js$|generated\/schemas\.ts$/.test(i));
+  const isSchemas = (p: string) =>
+    Object.keys(dist.metafile.outputs[p]!.inputs).some((i) => /schemas-[A-Z0-9]+\.js$|generated\/schemas\.ts$/.test(i));
   const own = await splitBundle(DIST_ENTRY, ["openapi-fetch"]);
-  const app = await splitBundle({ contents: 'import { createClient } from "./dist/index.js";\nexport const client = createClient({ apiKey: "k" });\n' });
+  const app = await splitBundle({
+    contents: 'import { createClient } from "./dist/index.js";\nexport const client = createClient({ apiKey: "k" });\n',
+  });
   // The per-module breakdown needs src/ (dist/index.js is one module); src/ being mid-edit must not cost the dist figures.
   let src: SplitBundle | undefined;
   let srcApp: SplitBundle | undefined;
   let srcError: string | undefined;
   try {
     src = await splitBundle(`${root}src/index.ts`);
-    srcApp = await splitBundle({ contents: 'import { createClient } from "./src/index.ts";\nexport const client = createClient({ apiKey: "k" });\n' });
+    srcApp = await splitBundle({
+      contents:
+        'import { createClient } from "./src/index.ts";\nexport const client = createClient({ apiKey: "k" });\n',
+    });
   } catch (err) {
     srcError = err instanceof Error ? err.message.split("\n")[0] : String(err);
   }
   return {
     main: dist.startup,
-    lazy: dist.chunks.filter((c) => c.loaded === "lazy").map((c) => ({ path: c.path, min: c.bytes, gzip: dist.gzipOf(c.path), validation: isSchemas(c.path) })),
+    lazy: dist.chunks
+      .filter((c) => c.loaded === "lazy")
+      .map((c) => ({ path: c.path, min: c.bytes, gzip: dist.gzipOf(c.path), validation: isSchemas(c.path) })),
     mainHoldsSchemas: dist.startup.files.some(isSchemas),
     ownMain: own.startup,
     createClientOnly: app.startup,
     modules: src ? topInputs(src.metafile, src.startup.files, 10) : [],
-    keptByApp: new Map(srcApp ? topInputs(srcApp.metafile, srcApp.startup.files, 1_000).map((m) => [m.input, m.bytes]) : []),
+    keptByApp: new Map(
+      srcApp ? topInputs(srcApp.metafile, srcApp.startup.files, 1_000).map((m) => [m.input, m.bytes]) : [],
+    ),
     srcMainMin: src?.startup.min ?? 0,
     srcError,
   };
@@ -221,24 +289,52 @@ function newerThanDist(): string[] {
 
 const us = (n: number) => `${Math.round(n)} µs`;
 const ms = (n: number) => `${Math.round(n)} ms`;
-const ratioText = (c: RoundComparison) => `${c.ratio.toFixed(2)} (median round ${c.median.toFixed(2)}, rounds ${c.min.toFixed(2)}–${c.max.toFixed(2)})`;
+const ratioText = (c: RoundComparison) =>
+  `${c.ratio.toFixed(2)} (median round ${c.median.toFixed(2)}, rounds ${c.min.toFixed(2)}–${c.max.toFixed(2)})`;
 const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
 
 function prefetchRows(p: PrefetchResult): Row[] {
   const c = compareRounds(p.onMs, p.offMs);
   return [
-    { measure: `prefetch on: walk of ${p.pages} pages, server 25 ms/page, caller 25 ms/page (mean of ${p.onMs.length} rounds)`, value: ms(sum(p.onMs) / p.onMs.length) },
-    { measure: `prefetch off: the same walk (mean of ${p.offMs.length} rounds)`, value: ms(sum(p.offMs) / p.offMs.length) },
-    { measure: "**prefetch on / off** (walk time, alternating rounds)", value: `**${ratioText(c)}**`, target: "≈ 0.5 (0.45–0.60)", ok: c.ratio >= 0.45 && c.ratio <= 0.6 },
-    { measure: "most requests in flight per iterator, prefetch on (server-side count)", value: String(p.onMaxPerIterator), target: "1", ok: p.onMaxPerIterator === 1 },
-    { measure: "most requests in flight per iterator, prefetch off", value: String(p.offMaxPerIterator), target: "1", ok: p.offMaxPerIterator === 1 },
-    { measure: "two iterators at once: most in flight on the server / per iterator", value: `${p.pairTotalMax} / ${p.pairMaxPerIterator}`, target: "per iterator 1", ok: p.pairMaxPerIterator === 1 },
+    {
+      measure: `prefetch on: walk of ${p.pages} pages, server 25 ms/page, caller 25 ms/page (mean of ${p.onMs.length} rounds)`,
+      value: ms(sum(p.onMs) / p.onMs.length),
+    },
+    {
+      measure: `prefetch off: the same walk (mean of ${p.offMs.length} rounds)`,
+      value: ms(sum(p.offMs) / p.offMs.length),
+    },
+    {
+      measure: "**prefetch on / off** (walk time, alternating rounds)",
+      value: `**${ratioText(c)}**`,
+      target: "≈ 0.5 (0.45–0.60)",
+      ok: c.ratio >= 0.45 && c.ratio <= 0.6,
+    },
+    {
+      measure: "most requests in flight per iterator, prefetch on (server-side count)",
+      value: String(p.onMaxPerIterator),
+      target: "1",
+      ok: p.onMaxPerIterator === 1,
+    },
+    {
+      measure: "most requests in flight per iterator, prefetch off",
+      value: String(p.offMaxPerIterator),
+      target: "1",
+      ok: p.offMaxPerIterator === 1,
+    },
+    {
+      measure: "two iterators at once: most in flight on the server / per iterator",
+      value: `${p.pairTotalMax} / ${p.pairMaxPerIterator}`,
+      target: "per iterator 1",
+      ok: p.pairMaxPerIterator === 1,
+    },
   ];
 }
 
 const LABEL: Record<(typeof CALL_VARIANTS)[number], string> = {
   raw: "raw `fetch(url, { headers })` + `res.json()`",
-  rawLikeClient: "raw fetch with the transport's fetch options (deadline AbortController + timer, `redirect: \"manual\"`, arrayBuffer + TextDecoder + JSON.parse)",
+  rawLikeClient:
+    'raw fetch with the transport\'s fetch options (deadline AbortController + timer, `redirect: "manual"`, arrayBuffer + TextDecoder + JSON.parse)',
   client: "`client.listBrowserRequests(...)`",
   clientRawGet: "`client.raw.GET(...)` (openapi-fetch over the client's transport)",
   openapiFetch: "openapi-fetch alone (`createClient` of openapi-fetch on global fetch)",
@@ -246,23 +342,46 @@ const LABEL: Record<(typeof CALL_VARIANTS)[number], string> = {
 
 function cpuRows(r: CpuResult): Row[] {
   const perCall = (v: (typeof CALL_VARIANTS)[number]) => sum(r.cpuUs[v]) / (r.calls * r.rounds);
-  const rows: Row[] = CALL_VARIANTS.map((v) => ({ measure: `CPU per call, 1 in flight: ${LABEL[v]}`, value: us(perCall(v)) }));
+  const rows: Row[] = CALL_VARIANTS.map((v) => ({
+    measure: `CPU per call, 1 in flight: ${LABEL[v]}`,
+    value: us(perCall(v)),
+  }));
   const c = compareRounds(r.cpuUs.client, r.cpuUs.raw);
-  rows.push({ measure: `**CPU client / raw fetch** (${r.rounds} alternating rounds × ${r.calls} calls)`, value: `**${ratioText(c)}**`, target: "≤ 1.25", ok: c.ratio <= 1.25 });
-  rows.push({ measure: "CPU raw fetch with the transport's fetch options / raw fetch (the runtime's share of the client's extra CPU)", value: ratioText(compareRounds(r.cpuUs.rawLikeClient, r.cpuUs.raw)) });
-  rows.push({ measure: "CPU client / raw fetch with the transport's fetch options (the client's own code)", value: ratioText(compareRounds(r.cpuUs.client, r.cpuUs.rawLikeClient)) });
-  rows.push({ measure: "CPU client.raw.GET / raw fetch", value: ratioText(compareRounds(r.cpuUs.clientRawGet, r.cpuUs.raw)) });
-  rows.push({ measure: "CPU openapi-fetch alone / raw fetch", value: ratioText(compareRounds(r.cpuUs.openapiFetch, r.cpuUs.raw)) });
+  rows.push({
+    measure: `**CPU client / raw fetch** (${r.rounds} alternating rounds × ${r.calls} calls)`,
+    value: `**${ratioText(c)}**`,
+    target: "≤ 1.25",
+    ok: c.ratio <= 1.25,
+  });
+  rows.push({
+    measure:
+      "CPU raw fetch with the transport's fetch options / raw fetch (the runtime's share of the client's extra CPU)",
+    value: ratioText(compareRounds(r.cpuUs.rawLikeClient, r.cpuUs.raw)),
+  });
+  rows.push({
+    measure: "CPU client / raw fetch with the transport's fetch options (the client's own code)",
+    value: ratioText(compareRounds(r.cpuUs.client, r.cpuUs.rawLikeClient)),
+  });
+  rows.push({
+    measure: "CPU client.raw.GET / raw fetch",
+    value: ratioText(compareRounds(r.cpuUs.clientRawGet, r.cpuUs.raw)),
+  });
+  rows.push({
+    measure: "CPU openapi-fetch alone / raw fetch",
+    value: ratioText(compareRounds(r.cpuUs.openapiFetch, r.cpuUs.raw)),
+  });
   const rps = (v: (typeof CALL_VARIANTS)[number]) => Math.round((r.calls * r.rounds) / (sum(r.wallMs[v]) / 1000));
   rows.push({
-    measure: "requests/s, 1 in flight (same rounds): raw / raw with the transport's options / client / client.raw.GET / openapi-fetch",
+    measure:
+      "requests/s, 1 in flight (same rounds): raw / raw with the transport's options / client / client.raw.GET / openapi-fetch",
     value: `${rps("raw")} / ${rps("rawLikeClient")} / ${rps("client")} / ${rps("clientRawGet")} / ${rps("openapiFetch")}; client / raw ${ratioText(compareRounds(r.wallMs.raw, r.wallMs.client))}`,
   });
   return rows;
 }
 
 function throughputRows(t: ThroughputResult): Row[] {
-  const rps = (v: (typeof CALL_VARIANTS)[number]) => Math.round((t.perRound * t.wallMs[v].length) / (sum(t.wallMs[v]) / 1000));
+  const rps = (v: (typeof CALL_VARIANTS)[number]) =>
+    Math.round((t.perRound * t.wallMs[v].length) / (sum(t.wallMs[v]) / 1000));
   return [
     {
       measure: `requests/s, ${t.concurrency} in flight (${t.wallMs.raw.length} alternating rounds × ${t.perRound}): raw / raw with the transport's options / client / client.raw.GET / openapi-fetch`,
@@ -281,11 +400,23 @@ function memoryRows(c: WalkResult, r: WalkResult): Row[] {
   const peakDiff = mb(c.peak.rss - r.peak.rss);
   const growthDiff = mb(c.peak.rss - c.start.rss - (r.peak.rss - r.start.rss));
   const n = c.records.toLocaleString("en");
-  const second = (w: WalkResult) => `heap ${d(w.afterSecondWalkGc.heapUsed, w.afterGc.heapUsed)} MB, RSS ${d(w.afterSecondWalkGc.rss, w.afterGc.rss)} MB`;
+  const second = (w: WalkResult) =>
+    `heap ${d(w.afterSecondWalkGc.heapUsed, w.afterGc.heapUsed)} MB, RSS ${d(w.afterSecondWalkGc.rss, w.afterGc.rss)} MB`;
   return [
-    { measure: `client: iterate ${n} records (pages of ${PAGE_SIZE}), fresh process: start → peak → after full GC`, value: line(c) },
-    { measure: `raw fetch + res.json(): the same ${r.pages} pages, fresh process: start → peak → after full GC`, value: line(r) },
-    { measure: "client: heap used after GC − start (retained)", value: `${signed(heapLeft)} MB (raw: ${d(r.afterGc.heapUsed, r.start.heapUsed)} MB)`, target: "≤ 5 MB", ok: heapLeft <= 5 },
+    {
+      measure: `client: iterate ${n} records (pages of ${PAGE_SIZE}), fresh process: start → peak → after full GC`,
+      value: line(c),
+    },
+    {
+      measure: `raw fetch + res.json(): the same ${r.pages} pages, fresh process: start → peak → after full GC`,
+      value: line(r),
+    },
+    {
+      measure: "client: heap used after GC − start (retained)",
+      value: `${signed(heapLeft)} MB (raw: ${d(r.afterGc.heapUsed, r.start.heapUsed)} MB)`,
+      target: "≤ 5 MB",
+      ok: heapLeft <= 5,
+    },
     {
       measure: "client: RSS after GC − start",
       value: `${signed(rssLeft)} MB (raw: ${d(r.afterGc.rss, r.start.rss)} MB; V8 heap reserved: client ${d(c.afterGc.heapTotal, c.start.heapTotal)} MB, raw ${d(r.afterGc.heapTotal, r.start.heapTotal)} MB)`,
@@ -296,9 +427,23 @@ function memoryRows(c: WalkResult, r: WalkResult): Row[] {
       measure: `after ${round(c.settleMs / 1000)} s idle and a full GC − start (V8's memory reducer returns the grown heap; the rest is the allocator's arenas): client / raw`,
       value: `RSS ${d(c.afterIdle.rss, c.start.rss)} / ${d(r.afterIdle.rss, r.start.rss)} MB; V8 heap reserved ${d(c.afterIdle.heapTotal, c.start.heapTotal)} / ${d(r.afterIdle.heapTotal, r.start.heapTotal)} MB`,
     },
-    { measure: "a second identical walk in the same process, after full GC, minus after the first (what each further walk leaves): client / raw", value: `${second(c)} / ${second(r)}` },
-    { measure: "**client RSS peak − raw RSS peak**", value: `**${signed(peakDiff)} MB** (difference of growth over start: ${signed(growthDiff)} MB)`, target: "≤ 20 MB", ok: peakDiff <= 20 },
-    { measure: "client walk: most requests in flight on the server", value: String(c.maxInFlight), target: "1", ok: c.maxInFlight === 1 },
+    {
+      measure:
+        "a second identical walk in the same process, after full GC, minus after the first (what each further walk leaves): client / raw",
+      value: `${second(c)} / ${second(r)}`,
+    },
+    {
+      measure: "**client RSS peak − raw RSS peak**",
+      value: `**${signed(peakDiff)} MB** (difference of growth over start: ${signed(growthDiff)} MB)`,
+      target: "≤ 20 MB",
+      ok: peakDiff <= 20,
+    },
+    {
+      measure: "client walk: most requests in flight on the server",
+      value: String(c.maxInFlight),
+      target: "1",
+      ok: c.maxInFlight === 1,
+    },
   ];
 }
 
@@ -306,14 +451,34 @@ function sizeRows(s: SizeReport): Row[] {
   const validation = s.lazy.filter((l) => l.validation);
   const rows: Row[] = [
     { measure: `main chunk (${s.main.files.join(" + ")}), min`, value: `${kB(s.main.min)} (${s.main.min} B)` },
-    { measure: "**main chunk, min+gzip** (gzip -9)", value: `**${kB(s.main.gzip)}** (${s.main.gzip} B)`, target: "≤ 8 kB", ok: s.main.gzip <= 8_000 },
+    {
+      measure: "**main chunk, min+gzip** (gzip -9)",
+      value: `**${kB(s.main.gzip)}** (${s.main.gzip} B)`,
+      target: "≤ 8 kB",
+      ok: s.main.gzip <= 8_000,
+    },
   ];
-  rows.push({ measure: "  of which the client's own code (openapi-fetch left external), min / min+gzip", value: `${kB(s.ownMain.min)} / ${kB(s.ownMain.gzip)}` });
-  rows.push({ measure: "  an app importing only `createClient` (tree-shaken, same esbuild settings), min / min+gzip", value: `${kB(s.createClientOnly.min)} / ${kB(s.createClientOnly.gzip)}` });
-  for (const l of s.lazy) rows.push({ measure: `lazy chunk ${l.path}${l.validation ? " (validation schemas)" : ""}, min / min+gzip`, value: `${kB(l.min)} / ${kB(l.gzip)}` });
+  rows.push({
+    measure: "  of which the client's own code (openapi-fetch left external), min / min+gzip",
+    value: `${kB(s.ownMain.min)} / ${kB(s.ownMain.gzip)}`,
+  });
+  rows.push({
+    measure: "  an app importing only `createClient` (tree-shaken, same esbuild settings), min / min+gzip",
+    value: `${kB(s.createClientOnly.min)} / ${kB(s.createClientOnly.gzip)}`,
+  });
+  for (const l of s.lazy)
+    rows.push({
+      measure: `lazy chunk ${l.path}${l.validation ? " (validation schemas)" : ""}, min / min+gzip`,
+      value: `${kB(l.min)} / ${kB(l.gzip)}`,
+    });
   rows.push({
     measure: "validation schemas in a separate, lazily loaded chunk",
-    value: validation.length && !s.mainHoldsSchemas ? "yes" : s.mainHoldsSchemas ? "no: in the main chunk" : "no validation chunk found",
+    value:
+      validation.length && !s.mainHoldsSchemas
+        ? "yes"
+        : s.mainHoldsSchemas
+          ? "no: in the main chunk"
+          : "no validation chunk found",
     target: "separate",
     ok: validation.length > 0 && !s.mainHoldsSchemas,
   });
@@ -327,7 +492,10 @@ function moduleTable(s: SizeReport): string {
     "",
     "| module | min bytes | share of main chunk | min bytes kept by a createClient-only app |",
     "|---|---|---|---|",
-    ...s.modules.map((m) => `| ${m.input} | ${m.bytes} | ${((m.bytes / s.srcMainMin) * 100).toFixed(1)} % | ${s.keptByApp.get(m.input) ?? 0} |`),
+    ...s.modules.map(
+      (m) =>
+        `| ${m.input} | ${m.bytes} | ${((m.bytes / s.srcMainMin) * 100).toFixed(1)} % | ${s.keptByApp.get(m.input) ?? 0} |`,
+    ),
   ];
   return lines.join("\n");
 }
@@ -344,7 +512,8 @@ function profileTable(p: ProfileResult): string {
   const runtime = places.filter((r) => !r.place.startsWith("client: "));
   const ownTotal = own.reduce((a, r) => a + r.client, 0);
   const f = (n: number) => n.toFixed(1);
-  const line = (r: (typeof places)[number]) => `| ${r.place} | ${f(r.client)} | ${f(r.raw)} | ${signed(round(r.diff))} |`;
+  const line = (r: (typeof places)[number]) =>
+    `| ${r.place} | ${f(r.client)} | ${f(r.raw)} | ${signed(round(r.diff))} |`;
   return [
     `Where the client's CPU goes (main thread only, sampled every 50 µs over ${p.calls} calls each of raw fetch and listBrowserRequests in alternating rounds; ` +
       `µs per call, profiler overhead included): in all ${f(total(client))} client vs ${f(total(raw))} raw (${signed(round(total(client) - total(raw)))}), ` +
@@ -356,7 +525,9 @@ function profileTable(p: ProfileResult): string {
     "|---|---|---|---|",
     ...own.filter((r) => r.client >= 0.3).map(line),
     // The runtime places costing the client most over raw fetch, then the 3 where it spends least (work moved elsewhere).
-    ...[...runtime.filter((r) => r.diff >= 0.5).slice(0, 10), ...runtime.filter((r) => r.diff <= -0.5).slice(-3)].map(line),
+    ...[...runtime.filter((r) => r.diff >= 0.5).slice(0, 10), ...runtime.filter((r) => r.diff <= -0.5).slice(-3)].map(
+      line,
+    ),
   ].join("\n");
 }
 
@@ -385,15 +556,47 @@ async function main(): Promise<void> {
   const server = await startServer();
   try {
     const base = { url: server.url, client: CLIENT };
-    await phase("prefetch", async () => prefetchRows(await runChild<PrefetchResult>({ mode: "prefetch", ...base, pages: 40, pageSize: PAGE_SIZE, workMs: 25, serverDelayMs: 25, rounds: 3 })));
-    await phase("CPU per call", async () => cpuRows(await runChild<CpuResult>({ mode: "cpu", ...base, calls: CALLS, rounds: CPU_ROUNDS, warmup: 200 })));
+    await phase("prefetch", async () =>
+      prefetchRows(
+        await runChild<PrefetchResult>({
+          mode: "prefetch",
+          ...base,
+          pages: 40,
+          pageSize: PAGE_SIZE,
+          workMs: 25,
+          serverDelayMs: 25,
+          rounds: 3,
+        }),
+      ),
+    );
+    await phase("CPU per call", async () =>
+      cpuRows(await runChild<CpuResult>({ mode: "cpu", ...base, calls: CALLS, rounds: CPU_ROUNDS, warmup: 200 })),
+    );
     await phase("CPU profile", async () => {
       profiled = await runChild<ProfileResult>({ mode: "profile", ...base, calls: 250, rounds: 8, warmup: 200 });
       return [];
     });
-    await phase("8 in flight", async () => throughputRows(await runChild<ThroughputResult>({ mode: "throughput", ...base, requests: REQUESTS, rounds: 4, concurrency: 8, warmup: 200 })));
+    await phase("8 in flight", async () =>
+      throughputRows(
+        await runChild<ThroughputResult>({
+          mode: "throughput",
+          ...base,
+          requests: REQUESTS,
+          rounds: 4,
+          concurrency: 8,
+          warmup: 200,
+        }),
+      ),
+    );
     await phase("memory", async () => {
-      const walkArgs = { mode: "walk", ...base, records: RECORDS, pageSize: PAGE_SIZE, sampleMs: 5, settleMs: SETTLE_MS } as const;
+      const walkArgs = {
+        mode: "walk",
+        ...base,
+        records: RECORDS,
+        pageSize: PAGE_SIZE,
+        sampleMs: 5,
+        settleMs: SETTLE_MS,
+      } as const;
       const clientWalk = await runChild<WalkResult>({ ...walkArgs, kind: "client" });
       const rawWalk = await runChild<WalkResult>({ ...walkArgs, kind: "raw" });
       return memoryRows(clientWalk, rawWalk);
@@ -406,17 +609,36 @@ async function main(): Promise<void> {
       sizes = await measureSize();
       return sizeRows(sizes);
     });
-  } else rows.push({ measure: "size of dist/", value: "**dist/ is missing: run `npm run build` first**", target: "main ≤ 8 kB min+gzip", ok: false });
+  } else
+    rows.push({
+      measure: "size of dist/",
+      value: "**dist/ is missing: run `npm run build` first**",
+      target: "main ≤ 8 kB min+gzip",
+      ok: false,
+    });
 
   const missed = rows.filter((r) => r.ok === false).length;
   const notes = [
     `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run \`npm run build\` for the built client and the size rows"})`}.`,
-    ...(stale.length ? [`**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built (${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", …" : ""}); run \`npm run build\` first.`] : []),
+    ...(stale.length
+      ? [
+          `**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built (${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", …" : ""}); run \`npm run build\` first.`,
+        ]
+      : []),
     `Phases: ${durations.join(", ")}.`,
     "Each measurement runs in a fresh child process (node --expose-gc); the server in its own process. Ratios are of totals over alternating rounds (A B C D, D C B A, ...), with the range of the per-round ratios. kB = 1000 bytes.",
     `${rows.filter((r) => r.ok === true).length} targets met, ${missed} missed${failures.length ? `, ${failures.length} measurement(s) failed` : ""}.`,
   ];
-  const report = [`# npm run bench`, "", renderTable(rows), "", ...(profiled ? [profileTable(profiled), ""] : []), ...(sizes ? [moduleTable(sizes), ""] : []), ...notes.map((n) => `${n}  `)].join("\n") + "\n";
+  const report =
+    [
+      `# npm run bench`,
+      "",
+      renderTable(rows),
+      "",
+      ...(profiled ? [profileTable(profiled), ""] : []),
+      ...(sizes ? [moduleTable(sizes), ""] : []),
+      ...notes.map((n) => `${n}  `),
+    ].join("\n") + "\n";
   writeFileSync(`${root}reports/bench.md`, report);
   console.log(report);
   console.log("(written to reports/bench.md)");

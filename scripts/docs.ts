@@ -23,13 +23,27 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
 import { outsideText } from "../openapi/lib/outside-text.js";
-import { assertSelfContained, assertSelfContainedFile, parseDocumentText, readDocumentFile } from "../openapi/lib/self-contained.js";
+import {
+  assertSelfContained,
+  assertSelfContainedFile,
+  parseDocumentText,
+  readDocumentFile,
+} from "../openapi/lib/self-contained.js";
 import { changelogPage, landingPage, makeRedocPageOffline, type VersionEntry } from "./docs/pages.js";
 
 const require = createRequire(import.meta.url);
@@ -105,7 +119,11 @@ export function compareVersionsDesc(a: string, b: string): number {
 }
 
 function git(cwd: string, args: string[]): string {
-  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync("git", ["-C", cwd, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 function versionOf(text: string): string | undefined {
@@ -130,12 +148,14 @@ export function findVersions(specPath: string, currentText: string): { versions:
     git(dir, ["rev-parse", "--is-inside-work-tree"]);
     log = git(dir, ["log", "--no-show-signature", "--format=%H%x09%cI", "--", file]);
   } catch (err) {
-    const why = (err as { code?: string }).code === "ENOENT" ? "git is not installed" : `${specPath} is not in a git checkout`;
+    const why =
+      (err as { code?: string }).code === "ENOENT" ? "git is not installed" : `${specPath} is not in a git checkout`;
     warnings.push(`${why}: the site lists the current version (${current}) only`);
   }
   if (log !== undefined) {
     const commits = log.split("\n").filter(Boolean);
-    if (commits.length === 0) warnings.push(`no commit has ${specPath}: the site lists the current version (${current}) only`);
+    if (commits.length === 0)
+      warnings.push(`no commit has ${specPath}: the site lists the current version (${current}) only`);
     for (const line of commits) {
       const [sha = "", date = ""] = line.split("\t");
       let text: string;
@@ -148,7 +168,9 @@ export function findVersions(specPath: string, currentText: string): { versions:
       try {
         version = versionOf(text);
       } catch (err) {
-        warnings.push(`commit ${sha.slice(0, 12)}: ${file} does not parse (${(err as Error).message.split("\n")[0]}); skipped`);
+        warnings.push(
+          `commit ${sha.slice(0, 12)}: ${file} does not parse (${(err as Error).message.split("\n")[0]}); skipped`,
+        );
         continue;
       }
       if (version === undefined) {
@@ -158,7 +180,8 @@ export function findVersions(specPath: string, currentText: string): { versions:
       if (!found.has(version)) found.set(version, { version, text, source: { kind: "commit", sha, date } });
     }
   }
-  if (!found.has(current)) found.set(current, { version: current, text: currentText, source: { kind: "working-tree" } });
+  if (!found.has(current))
+    found.set(current, { version: current, text: currentText, source: { kind: "working-tree" } });
   const versions: VersionSource[] = [];
   for (const v of found.values()) {
     if (SAFE_VERSION.test(v.version)) versions.push(v);
@@ -187,7 +210,11 @@ function buildRedocPage(specFile: string, outFile: string, title: string, env: N
         .join("\n")
         .replace(/\n{3,}/g, "\n\n")
         .trim();
-      reject(new Error(`redocly build-docs failed for ${specFile} (${signal ? `signal ${signal}` : `exit ${code}`}):\n${message}`));
+      reject(
+        new Error(
+          `redocly build-docs failed for ${specFile} (${signal ? `signal ${signal}` : `exit ${code}`}):\n${message}`,
+        ),
+      );
     });
   });
 }
@@ -198,7 +225,9 @@ function prepareOut(out: string): void {
     if (!statSync(out).isDirectory()) throw new Error(`--out ${out} is a file; the docs site is a directory`);
     const entries = readdirSync(out);
     if (entries.length > 0 && !entries.includes(SITE_MARKER)) {
-      throw new Error(`--out ${out} is a non-empty directory that is not a docs site (no ${SITE_MARKER}); refusing to overwrite it`);
+      throw new Error(
+        `--out ${out} is a non-empty directory that is not a docs site (no ${SITE_MARKER}); refusing to overwrite it`,
+      );
     }
     for (const e of entries) rmSync(join(out, e), { recursive: true, force: true });
   }
@@ -245,10 +274,16 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
     const rel = `v${v.version}`;
     write(`${rel}/openapi.yaml`, v.text);
     if (v.text === currentText) copies.push(`${rel}/index.html`);
-    else jobs.push(() => buildRedocPage(join(out, rel, "openapi.yaml"), join(out, rel, "index.html"), `${title} ${v.version}`, env));
+    else
+      jobs.push(() =>
+        buildRedocPage(join(out, rel, "openapi.yaml"), join(out, rel, "index.html"), `${title} ${v.version}`, env),
+      );
   }
   await runLimited(jobs, 2);
-  const pages = [referencePage, ...versions.filter((v) => v.text !== currentText).map((v) => `v${v.version}/index.html`)];
+  const pages = [
+    referencePage,
+    ...versions.filter((v) => v.text !== currentText).map((v) => `v${v.version}/index.html`),
+  ];
   for (const rel of pages) {
     writeFileSync(join(out, rel), makeRedocPageOffline(readFileSync(join(out, rel), "utf8")));
     files.push(rel);
@@ -308,7 +343,8 @@ function parseOut(argv: string[]): string {
     } else if (a.startsWith("--out=")) out = a.slice("--out=".length);
     else throw new Error(`unknown argument ${a}; usage: npm run docs [-- --out DIR]`);
   }
-  if (/\.html?$/i.test(out)) throw new Error(`--out ${out}: give a directory (the site's index.html is written inside it)`);
+  if (/\.html?$/i.test(out))
+    throw new Error(`--out ${out}: give a directory (the site's index.html is written inside it)`);
   return out;
 }
 
@@ -323,7 +359,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         `${site.versions.map((v) => `${v.dir}/`).join(" ")}${site.changelog ? ", changelog.html" : ""}`,
     );
   } catch (err) {
-    console.error(`npm run docs: ${(err as Error).message.split("\n").map((line) => outsideText(line)).join("\n")}`);
+    console.error(
+      `npm run docs: ${(err as Error).message
+        .split("\n")
+        .map((line) => outsideText(line))
+        .join("\n")}`,
+    );
     // A document refused before any page is built (a non-local $ref) is invalid input: exit 2.
     process.exitCode = err instanceof DocumentError ? 2 : 1;
   }

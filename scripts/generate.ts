@@ -19,14 +19,29 @@ import { derefSchema, loadSpec, SPEC_PATH, type OpenApiDocument } from "../opena
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 const banner = (what: string, comment: "ts" | "none") =>
-  comment === "none" ? "" : `/**\n * DO NOT EDIT. ${what}, generated from openapi/openapi.yaml by \`npm run generate\`;\n * \`npm run check-generated\` fails when this file is stale.\n */\n`;
+  comment === "none"
+    ? ""
+    : `/**\n * DO NOT EDIT. ${what}, generated from openapi/openapi.yaml by \`npm run generate\`;\n * \`npm run check-generated\` fails when this file is stale.\n */\n`;
 
 /** The constraints of a parameter schema the client checks before sending ($refs resolved, annotations dropped). */
 function constraints(doc: OpenApiDocument, schema: unknown, depth = 0): Record<string, unknown> {
   const s = derefSchema(doc, schema).schema as Record<string, unknown> | undefined;
   if (!s || typeof s !== "object" || depth > 4) return {};
   const out: Record<string, unknown> = {};
-  for (const key of ["type", "enum", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength"]) if (s[key] !== undefined) out[key] = s[key];
+  for (const key of [
+    "type",
+    "enum",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+  ])
+    if (s[key] !== undefined) out[key] = s[key];
   if (s.items !== undefined) out.items = constraints(doc, s.items, depth + 1);
   return out;
 }
@@ -39,22 +54,40 @@ function route(doc: OpenApiDocument, op: OperationEntry) {
   return {
     method: op.method,
     path: op.path,
-    pathParams: Object.fromEntries(op.parameters.filter((p) => p.in === "path").map((p) => [p.name, { schema: constraints(doc, p.schema) }])),
-    query: Object.fromEntries(op.parameters.filter((p) => p.in === "query").map((p) => [p.name, { style: p.style, explode: p.explode, schema: constraints(doc, p.schema) }])),
-    success: ok ? { status: ok.status, schema: json?.schemaName ?? null, required: Array.isArray(schema?.required) ? schema.required : [] } : null,
+    pathParams: Object.fromEntries(
+      op.parameters.filter((p) => p.in === "path").map((p) => [p.name, { schema: constraints(doc, p.schema) }]),
+    ),
+    query: Object.fromEntries(
+      op.parameters
+        .filter((p) => p.in === "query")
+        .map((p) => [p.name, { style: p.style, explode: p.explode, schema: constraints(doc, p.schema) }]),
+    ),
+    success: ok
+      ? {
+          status: ok.status,
+          schema: json?.schemaName ?? null,
+          required: Array.isArray(schema?.required) ? schema.required : [],
+        }
+      : null,
   };
 }
 
 /** The header of the document's apiKey scheme (the first one found in `security`), or null. */
 function apiKeyHeader(ops: OperationEntry[]): string | null {
-  for (const op of ops) for (const alt of op.security) for (const s of alt) if (s.type === "apiKey" && s.in === "header" && s.name) return s.name;
+  for (const op of ops)
+    for (const alt of op.security)
+      for (const s of alt) if (s.type === "apiKey" && s.in === "header" && s.name) return s.name;
   return null;
 }
 
 /** The `enum` of every component schema that has one. */
 function enums(doc: OpenApiDocument): Record<string, unknown[]> {
   const schemas = (doc.components?.schemas ?? {}) as Record<string, { enum?: unknown[] }>;
-  return Object.fromEntries(Object.entries(schemas).filter(([, s]) => Array.isArray(s?.enum)).map(([name, s]) => [name, s.enum!]));
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([, s]) => Array.isArray(s?.enum))
+      .map(([name, s]) => [name, s.enum!]),
+  );
 }
 
 /** Renders every artifact for the document at `specPath`: file name to content. */
@@ -106,9 +139,13 @@ async function main(): Promise<number> {
       const current = await readFile(path, "utf8").catch(() => "");
       if (current === content) continue;
       stale++;
-      const patch = createPatch(`generated/${name}`, current, content, "committed", "from the document", { context: 2 });
+      const patch = createPatch(`generated/${name}`, current, content, "committed", "from the document", {
+        context: 2,
+      });
       const lines = patch.split("\n");
-      console.error(`${path} is stale:\n${lines.slice(0, 80).join("\n")}${lines.length > 80 ? `\n… (${lines.length - 80} more diff lines)` : ""}`);
+      console.error(
+        `${path} is stale:\n${lines.slice(0, 80).join("\n")}${lines.length > 80 ? `\n… (${lines.length - 80} more diff lines)` : ""}`,
+      );
     }
     if (stale > 0) {
       console.error(`${stale} generated file(s) are stale: run \`npm run generate\` and commit the result.`);
@@ -119,14 +156,20 @@ async function main(): Promise<number> {
   }
   await mkdir(outDir, { recursive: true });
   for (const [name, content] of Object.entries(files)) await writeFile(join(outDir, name), content);
-  console.log(`wrote ${Object.keys(files).map((n) => join(outDir, n)).join(", ")}`);
+  console.log(
+    `wrote ${Object.keys(files)
+      .map((n) => join(outDir, n))
+      .join(", ")}`,
+  );
   return 0;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // A document that cannot be read or typed ends with one line naming the file and the reason, not a stack.
   process.exitCode = await main().catch((err: unknown) => {
-    console.error(`npm run generate: cannot generate from ${argPath("--spec", SPEC_PATH)}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(
+      `npm run generate: cannot generate from ${argPath("--spec", SPEC_PATH)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return 1;
   });
 }

@@ -27,7 +27,8 @@ type Parsed = { help: true } | { port: number } | { error: string };
 function parsePort(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   let fromArgs: { value: string; source: string } | undefined;
   const give = (value: string, source: string): string | undefined => {
-    if (fromArgs) return `the port is given twice (${fromArgs.source} ${JSON.stringify(fromArgs.value)} and ${source} ${JSON.stringify(value)})`;
+    if (fromArgs)
+      return `the port is given twice (${fromArgs.source} ${JSON.stringify(fromArgs.value)} and ${source} ${JSON.stringify(value)})`;
     fromArgs = { value, source };
     return undefined;
   };
@@ -52,13 +53,18 @@ function parsePort(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   let chosen = fromArgs;
   if (!chosen && npmPort !== undefined && npmPort !== "") {
     // `npm run mock --port` without a value (or with the value swallowed) leaves only "true" behind.
-    if (npmPort === "true") return { error: `npm took --port as its own flag and no port arrived; use npm run mock -- --port 4011` };
+    if (npmPort === "true")
+      return { error: `npm took --port as its own flag and no port arrived; use npm run mock -- --port 4011` };
     chosen = { value: npmPort, source: "npm_config_port (npm run mock --port=N)" };
   }
-  if (!chosen && env.MOCK_PORT !== undefined && env.MOCK_PORT !== "") chosen = { value: env.MOCK_PORT, source: "MOCK_PORT" };
+  if (!chosen && env.MOCK_PORT !== undefined && env.MOCK_PORT !== "")
+    chosen = { value: env.MOCK_PORT, source: "MOCK_PORT" };
   if (!chosen) return { port: DEFAULT_PORT };
   const port = /^\d{1,5}$/.test(chosen.value) ? Number(chosen.value) : NaN;
-  if (!(port >= 0 && port <= 65535)) return { error: `invalid port ${JSON.stringify(chosen.value)} (from ${chosen.source}): give an integer from 0 to 65535` };
+  if (!(port >= 0 && port <= 65535))
+    return {
+      error: `invalid port ${JSON.stringify(chosen.value)} (from ${chosen.source}): give an integer from 0 to 65535`,
+    };
   return { port };
 }
 
@@ -122,7 +128,8 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal
 const originalParent = process.ppid;
 const ancestors = watchedAncestors();
 setInterval(() => {
-  if (process.ppid !== originalParent || !ancestors.every(isAlive)) void stop("the process that started the mock is gone");
+  if (process.ppid !== originalParent || !ancestors.every(isAlive))
+    void stop("the process that started the mock is gone");
 }, 500).unref();
 
 // Imported only now, so that a wrong argument is reported without loading the launcher.
@@ -136,14 +143,18 @@ try {
 } catch (err) {
   if (stopping) process.exit(0);
   if (err instanceof PortInUseError) {
-    console.error(`mock: port ${err.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`);
+    console.error(
+      `mock: port ${err.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`,
+    );
   } else {
     console.error(`mock: Prism did not start: ${(err as Error).message}`);
   }
   process.exit(1);
 }
 
-console.log(`Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, Prism pid ${prism.pid}; Ctrl-C to stop)`);
+console.log(
+  `Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, Prism pid ${prism.pid}; Ctrl-C to stop)`,
+);
 console.log(
   "Static mode: every answer is the document's example; PUT /v1/schemas/{id} always returns the example schema, whose fields pair only with the example request's fields (for any other tree they do not pair, and the client refuses the answer with a ResponseValidationError).",
 );

@@ -11,7 +11,11 @@ import { diffSpec } from "./spec-diff/run.js";
 const USAGE = "usage: npm run spec:changelog -- --base <git ref> [--repo DIR] [--changelog FILE] [--date YYYY-MM-DD]";
 
 runCli(() => {
-  const options = parseOptions(process.argv.slice(2), { changelog: { type: "string" }, date: { type: "string" } }, USAGE);
+  const options = parseOptions(
+    process.argv.slice(2),
+    { changelog: { type: "string" }, date: { type: "string" } },
+    USAGE,
+  );
   const date = options.date ?? new Date().toISOString().slice(0, 10);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UsageError(`--date ${date} is not YYYY-MM-DD`);
   const diff = diffSpec(options.repo, options.base);

@@ -40,7 +40,12 @@ export async function readLimited(res: Response, limit: number, failFast = false
 }
 
 function concat(chunks: Uint8Array[], max: number): Uint8Array {
-  const out = new Uint8Array(Math.min(max, chunks.reduce((n, c) => n + c.byteLength, 0)));
+  const out = new Uint8Array(
+    Math.min(
+      max,
+      chunks.reduce((n, c) => n + c.byteLength, 0),
+    ),
+  );
   let at = 0;
   for (const c of chunks) {
     if (at >= out.length) break;

@@ -11,14 +11,27 @@ import { makeApiError } from "./error-factory.js";
 import { ArgumentError, ResponseValidationError, type Violation } from "./errors.js";
 import { FieldTypeRegistry, type TypedDataSchema } from "./field-types.js";
 import { listingQuery, type BrowserRequestFilters } from "./filters.js";
-import { checkMaxRetries, checkTimeoutMs, resolveOptions, type ClientOptions, type ResolvedOptions } from "./options.js";
+import {
+  checkMaxRetries,
+  checkTimeoutMs,
+  resolveOptions,
+  type ClientOptions,
+  type ResolvedOptions,
+} from "./options.js";
 import { BrowserRequestPager } from "./pagination.js";
 import { POLICY } from "./policy.js";
 import { lazyRawClient } from "./raw.js";
 import { createScrubber, safeUrl, type Scrubber } from "./redact.js";
 import { buildUrl, type CallParams, type OperationId } from "./routes.js";
 import { createTransport, decode, type Logger, type RequestOptions, type Transport } from "./transport.js";
-import type { BrowserRequestPage, DataSchemaInput, FieldTypeCodes, SitemapRequest, SitemapResponse, paths } from "./types.js";
+import type {
+  BrowserRequestPage,
+  DataSchemaInput,
+  FieldTypeCodes,
+  SitemapRequest,
+  SitemapResponse,
+  paths,
+} from "./types.js";
 import { loadResponseValidator } from "./validation.js";
 import { isObject } from "./values.js";
 
@@ -28,10 +41,11 @@ export interface IterateOptions extends RequestOptions {
   prefetch?: boolean;
 }
 
-
 /** How openapi-fetch serialises array query parameters for `raw`: as the document's array parameters say. */
 const ARRAY_EXPLODE = Object.values(ROUTES).some((r) =>
-  Object.values(r.query as Record<string, { explode: boolean; schema: { type?: string } }>).some((q) => q.schema.type === "array" && q.explode),
+  Object.values(r.query as Record<string, { explode: boolean; schema: { type?: string } }>).some(
+    (q) => q.schema.type === "array" && q.explode,
+  ),
 );
 
 /** A client of the Web Automation Service API v1. Create it with {@link createClient}. */
@@ -68,7 +82,11 @@ export class WebautoClient {
     });
     this.raw = lazyRawClient(async () => {
       const { default: createFetchClient } = await import("openapi-fetch");
-      return createFetchClient<paths>({ baseUrl: resolved.baseUrl, fetch: this.#transport.fetchFor(), querySerializer: { array: { style: "form", explode: ARRAY_EXPLODE } } });
+      return createFetchClient<paths>({
+        baseUrl: resolved.baseUrl,
+        fetch: this.#transport.fetchFor(),
+        querySerializer: { array: { style: "form", explode: ARRAY_EXPLODE } },
+      });
     });
   }
 
@@ -84,14 +102,18 @@ export class WebautoClient {
    */
   async mapSite(input: SitemapRequest, opts: RequestOptions = {}): Promise<SitemapResponse> {
     if (!isObject(input)) throw new ArgumentError("input", "must be an object with a url");
-    if (typeof input.url !== "string" || input.url === "") throw new ArgumentError("input.url", "must be a non-empty string");
+    if (typeof input.url !== "string" || input.url === "")
+      throw new ArgumentError("input.url", "must be a non-empty string");
     const age = input.max_cache_age;
     if (age !== undefined && age !== null && !(Number.isInteger(age) && age >= 0 && age <= 2_147_483_647)) {
       throw new ArgumentError("input.max_cache_age", "must be a non-negative int32 number of seconds, or null");
     }
     const body = { url: input.url, ...(age !== undefined ? { max_cache_age: age } : {}) };
     const { value, base, method, path } = await this.#call("createSitemapRequest", {}, body, opts);
-    if (!isObject(value)) throw new ResponseValidationError(method, path, [{ pointer: base, rule: "type", message: "expected a sitemap object" }]);
+    if (!isObject(value))
+      throw new ResponseValidationError(method, path, [
+        { pointer: base, rule: "type", message: "expected a sitemap object" },
+      ]);
     return value as unknown as SitemapResponse;
   }
 
@@ -109,15 +131,26 @@ export class WebautoClient {
     const { checkSchemaInput, pairFields } = await import("./pairing.js");
     checkSchemaInput(schema, this.#options.allowUnknownFieldTypes);
     const { value, base, method, path } = await this.#call("updateDataSchema", { path: { id } }, schema, opts);
-    if (!isObject(value)) throw new ResponseValidationError(method, path, [{ pointer: base, rule: "type", message: "expected a data schema object" }]);
+    if (!isObject(value))
+      throw new ResponseValidationError(method, path, [
+        { pointer: base, rule: "type", message: "expected a data schema object" },
+      ]);
     const paired = pairFields(this.#fieldTypes, schema.fields, value.fields, `${base}/fields`);
     if ("violations" in paired) throw new ResponseValidationError(method, path, paired.violations);
     return { ...value, fields: paired.fields } as TypedDataSchema;
   }
 
   /** Lists one page of browser requests (`GET /v1/browser/requests`), `ids` and `states` comma-joined. */
-  async listBrowserRequests(filters: BrowserRequestFilters = {}, opts: RequestOptions = {}): Promise<BrowserRequestPage> {
-    const { value, method, path } = await this.#call("listBrowserRequests", { query: listingQuery(filters) }, undefined, opts);
+  async listBrowserRequests(
+    filters: BrowserRequestFilters = {},
+    opts: RequestOptions = {},
+  ): Promise<BrowserRequestPage> {
+    const { value, method, path } = await this.#call(
+      "listBrowserRequests",
+      { query: listingQuery(filters) },
+      undefined,
+      opts,
+    );
     const violations = checkListing(value);
     if (violations.length) throw new ResponseValidationError(method, path, violations);
     return (value as { data: BrowserRequestPage }).data;
@@ -132,13 +165,19 @@ export class WebautoClient {
   iterateBrowserRequests(filters: BrowserRequestFilters = {}, opts: IterateOptions = {}): BrowserRequestPager {
     listingQuery(filters);
     const { prefetch, ...call } = opts;
-    const fetchPage = (page: number, signal: AbortSignal) => this.listBrowserRequests({ ...filters, page }, { ...call, signal: anySignal(call.signal, signal) });
+    const fetchPage = (page: number, signal: AbortSignal) =>
+      this.listBrowserRequests({ ...filters, page }, { ...call, signal: anySignal(call.signal, signal) });
     return new BrowserRequestPager(fetchPage, filters.page ?? 1, prefetch !== false, this.#logger);
   }
 
   /** A secret-free summary. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.baseUrl, apiKey: "***", timeoutMs: this.#options.timeoutMs, maxRetries: this.#options.maxRetries };
+    return {
+      baseUrl: this.baseUrl,
+      apiKey: "***",
+      timeoutMs: this.#options.timeoutMs,
+      maxRetries: this.#options.maxRetries,
+    };
   }
 
   /** What `util.inspect` and `console.log` show in Node: the base URL, never the key. */
@@ -150,7 +189,12 @@ export class WebautoClient {
    * Calls operation `id`: a non-2xx becomes an ApiError; a 2xx body is parsed, scrubbed of the key, unwrapped
    * when the operation's policy tolerates a `{"data": ...}` wrapper, and validated when asked.
    */
-  async #call(id: OperationId, params: CallParams, body: unknown, opts: RequestOptions): Promise<{ value: unknown; base: string; method: string; path: string }> {
+  async #call(
+    id: OperationId,
+    params: CallParams,
+    body: unknown,
+    opts: RequestOptions,
+  ): Promise<{ value: unknown; base: string; method: string; path: string }> {
     checkTimeoutMs("opts.timeoutMs", opts.timeoutMs, 1);
     checkMaxRetries("opts.maxRetries", opts.maxRetries, 0);
     if (opts.retryMode !== undefined && opts.retryMode !== "standard" && opts.retryMode !== "conservative") {
@@ -158,7 +202,15 @@ export class WebautoClient {
     }
     const route = ROUTES[id];
     const url = buildUrl(this.baseUrl, id, params);
-    const got = await this.#transport.send({ method: route.method, url, operationId: id, ...(body !== undefined ? { body: JSON.stringify(body), json: true } : {}) }, opts);
+    const got = await this.#transport.send(
+      {
+        method: route.method,
+        url,
+        operationId: id,
+        ...(body !== undefined ? { body: JSON.stringify(body), json: true } : {}),
+      },
+      opts,
+    );
     const { method, path } = got;
     const scrub = this.#scrubber;
     const text = decode(got.body);
@@ -166,7 +218,17 @@ export class WebautoClient {
       const headers = new Headers();
       got.headers.forEach((v, k) => headers.append(k, scrub.text(v)));
       const retry = got.retryAfterMs !== undefined ? { retryAfterMs: got.retryAfterMs } : {};
-      throw makeApiError({ status: got.status, statusText: got.statusText, body: scrub.text(text), headers, method, path, attempts: got.attempts, operationId: id, ...retry });
+      throw makeApiError({
+        status: got.status,
+        statusText: got.statusText,
+        body: scrub.text(text),
+        headers,
+        method,
+        path,
+        attempts: got.attempts,
+        operationId: id,
+        ...retry,
+      });
     }
     let parsed: unknown;
     try {
@@ -184,7 +246,9 @@ export class WebautoClient {
       if (u.unwrapped) {
         value = u.value;
         base = "/data";
-        this.#logger?.debug?.(`webauto-api: removed a {"data": ...} wrapper around the ${method} ${path} response (${safeUrl(got.url)})`);
+        this.#logger?.debug?.(
+          `webauto-api: removed a {"data": ...} wrapper around the ${method} ${path} response (${safeUrl(got.url)})`,
+        );
       }
     }
     const schema = route.success?.schema;
@@ -199,14 +263,17 @@ export class WebautoClient {
 
 function checkListing(body: unknown): Violation[] {
   if (!isObject(body)) return [{ pointer: "", rule: "type", message: "expected the listing envelope {data, error}" }];
-  if (body.error !== null && body.error !== undefined) return [{ pointer: "/error", rule: "const", message: "must be null on success" }];
+  if (body.error !== null && body.error !== undefined)
+    return [{ pointer: "/error", rule: "const", message: "must be null on success" }];
   const data = body.data;
   if (!isObject(data)) return [{ pointer: "/data", rule: "type", message: "expected the page object" }];
   const v: Violation[] = [];
   if (!Array.isArray(data.results)) v.push({ pointer: "/data/results", rule: "type", message: "must be an array" });
-  else data.results.forEach((r, i) => {
-    if (!isObject(r) || typeof r.id !== "string") v.push({ pointer: `/data/results/${i}/id`, rule: "type", message: "each result needs a string id" });
-  });
+  else
+    data.results.forEach((r, i) => {
+      if (!isObject(r) || typeof r.id !== "string")
+        v.push({ pointer: `/data/results/${i}/id`, rule: "type", message: "each result needs a string id" });
+    });
   for (const key of ["total_pages", "page_size", "page", "total_records"]) {
     if (!Number.isInteger(data[key])) v.push({ pointer: `/data/${key}`, rule: "type", message: "must be an integer" });
   }
@@ -220,7 +287,8 @@ function anySignal(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
   if (any) return any([a, b]);
   const controller = new AbortController();
   const abort = (s: AbortSignal) => () => controller.abort(s.reason);
-  for (const s of [a, b]) s.aborted ? controller.abort(s.reason) : s.addEventListener("abort", abort(s), { once: true });
+  for (const s of [a, b])
+    s.aborted ? controller.abort(s.reason) : s.addEventListener("abort", abort(s), { once: true });
   return controller.signal;
 }
 

@@ -11,7 +11,6 @@ export interface Unwrapped {
   unwrapped: boolean;
 }
 
-
 /**
  * Removes a `{"data": X}` / `{"data": X, "error": null}` wrapper when the documented schema (whose required
  * members are `required`) does not itself require `data`, the body has no other member, and X is an object

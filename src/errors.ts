@@ -34,7 +34,10 @@ export interface RequestInfoSummary {
 /** An invalid option or argument, named with the rule it broke (thrown before any request). */
 export class ArgumentError extends WebautoError {
   override name = "ArgumentError";
-  constructor(readonly argument: string, readonly rule: string) {
+  constructor(
+    readonly argument: string,
+    readonly rule: string,
+  ) {
     super(`${argument}: ${rule}`);
   }
   override toJSON() {
@@ -75,9 +78,16 @@ export class ApiError extends WebautoError {
 
   constructor(init: ApiErrorInit, summary?: string) {
     const error = parseErrorObject(init.body);
-    const detail = error?.message != null ? boundedText(error.message, MAX_MESSAGE_DETAIL_CHARS) : init.body.trim() ? describeBody(init) : "no body";
+    const detail =
+      error?.message != null
+        ? boundedText(error.message, MAX_MESSAGE_DETAIL_CHARS)
+        : init.body.trim()
+          ? describeBody(init)
+          : "no body";
     const code = error?.code ? `${boundedText(error.code, 60)}: ` : "";
-    super(`${summary ? summary + ": " : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`);
+    super(
+      `${summary ? summary + ": " : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`,
+    );
     this.status = init.status;
     this.error = error;
     this.code = error?.code ?? null;
@@ -91,37 +101,72 @@ export class ApiError extends WebautoError {
     this.retryAfterMs = init.retryAfterMs ?? null;
   }
   override toJSON() {
-    return { ...super.toJSON(), status: this.status, code: this.code, method: this.method, path: this.path, attempts: this.attempts };
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      code: this.code,
+      method: this.method,
+      path: this.path,
+      attempts: this.attempts,
+    };
   }
 }
 
 /** A 3xx (or a browser's opaque redirect, status 0): not followed, so the key never goes to another address. */
-export class RedirectNotFollowedError extends ApiError { override name = "RedirectNotFollowedError"; }
+export class RedirectNotFollowedError extends ApiError {
+  override name = "RedirectNotFollowedError";
+}
 /** 400: the service rejected the request (e.g. invalid query parameters). */
-export class BadRequestError extends ApiError { override name = "BadRequestError"; }
+export class BadRequestError extends ApiError {
+  override name = "BadRequestError";
+}
 /** 401: missing or invalid API key. */
-export class AuthenticationError extends ApiError { override name = "AuthenticationError"; }
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
 /** 403: the key may not do this (the edge also answers some User-Agents with a bare 403). */
-export class PermissionDeniedError extends ApiError { override name = "PermissionDeniedError"; }
+export class PermissionDeniedError extends ApiError {
+  override name = "PermissionDeniedError";
+}
 /** 404: unknown identifier or path. */
-export class NotFoundError extends ApiError { override name = "NotFoundError"; }
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
 /** 408: the service gave up; on `POST /v1/site/map`, the sitemap read exceeded its 60 s limit. */
-export class RequestTimeoutError extends ApiError { override name = "RequestTimeoutError"; }
+export class RequestTimeoutError extends ApiError {
+  override name = "RequestTimeoutError";
+}
 /** 409: conflict. */
-export class ConflictError extends ApiError { override name = "ConflictError"; }
+export class ConflictError extends ApiError {
+  override name = "ConflictError";
+}
 /** 422: the request was well-formed but invalid (the Prism mock answers invalid input so). */
-export class UnprocessableEntityError extends ApiError { override name = "UnprocessableEntityError"; }
+export class UnprocessableEntityError extends ApiError {
+  override name = "UnprocessableEntityError";
+}
 /** 429: rate limited. */
-export class RateLimitError extends ApiError { override name = "RateLimitError"; }
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+}
 /** 5xx: the service failed. */
-export class InternalServerError extends ApiError { override name = "InternalServerError"; }
+export class InternalServerError extends ApiError {
+  override name = "InternalServerError";
+}
 /** 503 from `POST /v1/site/map`: the site whose sitemap was asked for is unavailable. */
-export class SiteUnavailableError extends InternalServerError { override name = "SiteUnavailableError"; }
+export class SiteUnavailableError extends InternalServerError {
+  override name = "SiteUnavailableError";
+}
 
 /** The request never got a response: DNS, refused or reset connection, TLS... (`cause` says which). */
 export class ConnectionError extends WebautoError {
   override name = "ConnectionError";
-  constructor(readonly method: string, readonly path: string, readonly attempts: number, options: { cause: unknown }, message?: string) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly attempts: number,
+    options: { cause: unknown },
+    message?: string,
+  ) {
     super(message ?? `connection failed for ${method} ${path}: ${causeText(options.cause)}`, options);
   }
   override toJSON() {
@@ -132,7 +177,13 @@ export class ConnectionError extends WebautoError {
 /** An attempt exceeded `timeoutMs` (measured from the start of that attempt, headers and body included). */
 export class TimeoutError extends ConnectionError {
   override name = "TimeoutError";
-  constructor(method: string, path: string, attempts: number, readonly timeoutMs: number, options: { cause: unknown }) {
+  constructor(
+    method: string,
+    path: string,
+    attempts: number,
+    readonly timeoutMs: number,
+    options: { cause: unknown },
+  ) {
     super(method, path, attempts, options, `${method} ${path} timed out after ${timeoutMs} ms (attempt ${attempts})`);
   }
 }
@@ -140,7 +191,11 @@ export class TimeoutError extends ConnectionError {
 /** The caller's `signal` aborted the request (never retried). `cause` is the signal's reason. */
 export class RequestAbortedError extends WebautoError {
   override name = "RequestAbortedError";
-  constructor(readonly method: string, readonly path: string, options: { cause: unknown }) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    options: { cause: unknown },
+  ) {
     super(`${method} ${path} was aborted by the caller's signal`, options);
   }
 }
@@ -157,11 +212,24 @@ export interface Violation {
 /** A response body longer than `maxResponseBytes`: reading stopped there. */
 export class ResponseTooLargeError extends WebautoError {
   override name = "ResponseTooLargeError";
-  constructor(readonly method: string, readonly path: string, readonly limitBytes: number, readonly status: number) {
-    super(`the ${status} response to ${method} ${path} is larger than maxResponseBytes (${limitBytes} bytes); reading stopped`);
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly limitBytes: number,
+    readonly status: number,
+  ) {
+    super(
+      `the ${status} response to ${method} ${path} is larger than maxResponseBytes (${limitBytes} bytes); reading stopped`,
+    );
   }
   override toJSON() {
-    return { ...super.toJSON(), method: this.method, path: this.path, limitBytes: this.limitBytes, status: this.status };
+    return {
+      ...super.toJSON(),
+      method: this.method,
+      path: this.path,
+      limitBytes: this.limitBytes,
+      status: this.status,
+    };
   }
 }
 
@@ -171,10 +239,17 @@ export class ResponseValidationError extends WebautoError {
   readonly pointer: string;
   readonly rule: string;
   readonly body: string | undefined;
-  constructor(readonly method: string, readonly path: string, readonly violations: Violation[], body?: string) {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly violations: Violation[],
+    body?: string,
+  ) {
     const first = violations[0] ?? { pointer: "", rule: "unknown", message: "invalid response" };
     const more = violations.length > 1 ? ` (+${violations.length - 1} more)` : "";
-    super(`invalid response to ${method} ${path} at "${boundedText(first.pointer, 120)}": ${boundedText(first.message)} [rule: ${boundedText(first.rule, 120)}]${more}`);
+    super(
+      `invalid response to ${method} ${path} at "${boundedText(first.pointer, 120)}": ${boundedText(first.message)} [rule: ${boundedText(first.rule, 120)}]${more}`,
+    );
     this.pointer = first.pointer;
     this.rule = first.rule;
     this.body = body !== undefined && body.length > MAX_ERROR_BODY_CHARS ? body.slice(0, MAX_ERROR_BODY_CHARS) : body;
@@ -201,18 +276,26 @@ function parseErrorObject(body: string): ApiErrorObject | null {
 
 function describeBody(init: ApiErrorInit): string {
   const type = boundedText(init.headers.get("content-type") ?? "no content type", 80);
-  const snippet = init.body.slice(0, 2 * MAX_MESSAGE_DETAIL_CHARS).replace(/\s+/g, " ").trim();
+  const snippet = init.body
+    .slice(0, 2 * MAX_MESSAGE_DETAIL_CHARS)
+    .replace(/\s+/g, " ")
+    .trim();
   return `non-JSON body (${type}, ${init.body.length} chars): "${boundedText(snippet, 120)}"`;
 }
 
 /** `fetch failed (ECONNREFUSED)`: the message with the first error code found down the cause chain. */
 export function causeText(cause: unknown): string {
   let code: string | undefined;
-  for (let e: unknown = cause, depth = 0; e && typeof e === "object" && depth < 5 && !code; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = cause, depth = 0;
+    e && typeof e === "object" && depth < 5 && !code;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const c = (e as { code?: unknown }).code;
     if (typeof c === "string") code = c;
     const errors = (e as { errors?: unknown }).errors;
-    if (!code && Array.isArray(errors) && errors[0] && typeof (errors[0] as { code?: unknown }).code === "string") code = (errors[0] as { code: string }).code;
+    if (!code && Array.isArray(errors) && errors[0] && typeof (errors[0] as { code?: unknown }).code === "string")
+      code = (errors[0] as { code: string }).code;
   }
   const message = cause instanceof Error ? cause.message : String(cause);
   return boundedText(code && !message.includes(code) ? `${message} (${code})` : message, 300);

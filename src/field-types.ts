@@ -27,8 +27,13 @@ export const FIELD_TYPE_NAMES: readonly string[] = ENUMS.FieldTypeName;
 /** Names the integers of `schema` from known pairs (`typeName` null where the integer is not known yet). */
 export function nameFieldTypes(schema: DataSchema, codes: FieldTypeCodes): TypedDataSchema {
   const name = (fields: SchemaField[] | undefined, depth: number): TypedSchemaField[] => {
-    if (depth > MAX_FIELD_DEPTH && fields?.length) throw new ArgumentError("schema.fields", `nests fields deeper than ${MAX_FIELD_DEPTH} levels`);
-    return (fields ?? []).map((f) => ({ ...f, typeName: codes.get(f.type) ?? null, fields: name(f.fields, depth + 1) }));
+    if (depth > MAX_FIELD_DEPTH && fields?.length)
+      throw new ArgumentError("schema.fields", `nests fields deeper than ${MAX_FIELD_DEPTH} levels`);
+    return (fields ?? []).map((f) => ({
+      ...f,
+      typeName: codes.get(f.type) ?? null,
+      fields: name(f.fields, depth + 1),
+    }));
   };
   return { ...schema, fields: name(schema.fields, 1) };
 }
@@ -38,10 +43,15 @@ export class FieldTypeRegistry {
   readonly #byCode = new Map<FieldTypeCode, FieldTypeName>();
   readonly #byName = new Map<FieldTypeName, FieldTypeCode>();
 
-  constructor(seed?: Iterable<readonly [FieldTypeCode, FieldTypeName]> | Partial<Record<FieldTypeCode, FieldTypeName>>) {
-    const entries = seed === undefined ? [] : Symbol.iterator in Object(seed)
-      ? [...(seed as Iterable<readonly [FieldTypeCode, FieldTypeName]>)]
-      : Object.entries(seed).map(([k, v]) => [Number(k) as FieldTypeCode, v as FieldTypeName] as const);
+  constructor(
+    seed?: Iterable<readonly [FieldTypeCode, FieldTypeName]> | Partial<Record<FieldTypeCode, FieldTypeName>>,
+  ) {
+    const entries =
+      seed === undefined
+        ? []
+        : Symbol.iterator in Object(seed)
+          ? [...(seed as Iterable<readonly [FieldTypeCode, FieldTypeName]>)]
+          : Object.entries(seed).map(([k, v]) => [Number(k) as FieldTypeCode, v as FieldTypeName] as const);
     for (const [code, name] of entries) {
       const otherName = this.#byCode.get(code);
       const otherCode = this.#byName.get(name);

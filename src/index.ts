@@ -12,7 +12,13 @@ export { makeApiError } from "./error-factory.js";
 export { createScrubber, type Scrubber } from "./redact.js";
 export type { BrowserRequestFilters } from "./filters.js";
 export { BrowserRequestPager, type PageStopReason } from "./pagination.js";
-export { FIELD_TYPE_NAMES, MAX_FIELD_DEPTH, nameFieldTypes, type TypedDataSchema, type TypedSchemaField } from "./field-types.js";
+export {
+  FIELD_TYPE_NAMES,
+  MAX_FIELD_DEPTH,
+  nameFieldTypes,
+  type TypedDataSchema,
+  type TypedSchemaField,
+} from "./field-types.js";
 export { parseDateTime, parseDuration, WireFormatError } from "./wire-formats.js";
 export {
   ApiError,

@@ -98,7 +98,10 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 export function checkTimeoutMs(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0 || value > 2_147_483_647) {
-    throw new ArgumentError(name, `must be a number of milliseconds greater than 0 and at most 2147483647, got ${String(value)}`);
+    throw new ArgumentError(
+      name,
+      `must be a number of milliseconds greater than 0 and at most 2147483647, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -123,20 +126,30 @@ export function checkApiKey(value: unknown): string {
 }
 
 function checkBaseUrl(raw: string | undefined, allowInsecureHttp: boolean): string {
-  if (raw === undefined) throw new ArgumentError("baseUrl", "is required (or set WEBAUTO_BASE_URL), e.g. https://api.example.com");
+  if (raw === undefined)
+    throw new ArgumentError("baseUrl", "is required (or set WEBAUTO_BASE_URL), e.g. https://api.example.com");
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ArgumentError("baseUrl", `must be an absolute http: or https: URL, got ${JSON.stringify(raw.slice(0, 100))}`);
+    throw new ArgumentError(
+      "baseUrl",
+      `must be an absolute http: or https: URL, got ${JSON.stringify(raw.slice(0, 100))}`,
+    );
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ArgumentError("baseUrl", `must use http: or https:, got ${url.protocol}`);
-  if (url.username || url.password) throw new ArgumentError("baseUrl", "must not contain credentials; pass the key as apiKey");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ArgumentError("baseUrl", `must use http: or https:, got ${url.protocol}`);
+  if (url.username || url.password)
+    throw new ArgumentError("baseUrl", "must not contain credentials; pass the key as apiKey");
   if (url.search || url.hash) throw new ArgumentError("baseUrl", "must not have a query or fragment");
   const path = url.pathname.replace(/\/+$/, "");
-  if (/\/v1$/.test(path)) throw new ArgumentError("baseUrl", "must not end with /v1: the client adds the /v1 prefix itself");
+  if (/\/v1$/.test(path))
+    throw new ArgumentError("baseUrl", "must not end with /v1: the client adds the /v1 prefix itself");
   if (url.protocol === "http:" && !allowInsecureHttp && !isLoopbackHost(url.hostname)) {
-    throw new ArgumentError("baseUrl", `plain http: to ${url.host} would send the API key in clear text; use https: or set allowInsecureHttp: true`);
+    throw new ArgumentError(
+      "baseUrl",
+      `plain http: to ${url.host} would send the API key in clear text; use https: or set allowInsecureHttp: true`,
+    );
   }
   return url.origin + path;
 }
@@ -147,7 +160,8 @@ export function resolveOptions(options: ClientOptions = {}): ResolvedOptions {
   const allowInsecureHttp = options.allowInsecureHttp === true;
   const baseUrl = checkBaseUrl(options.baseUrl ?? env("WEBAUTO_BASE_URL"), allowInsecureHttp);
   const apiKey = checkApiKey(options.apiKey ?? env("WEBAUTO_API_KEY"));
-  const fetchImpl = options.fetch ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined);
+  const fetchImpl =
+    options.fetch ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined);
   if (typeof fetchImpl !== "function") throw new ArgumentError("fetch", "must be a function (no global fetch found)");
   const keyHeader = API_KEY_HEADER ?? "X-API-Key";
   const headers: Record<string, string> = { "User-Agent": options.userAgent ?? `webauto-api/${VERSION}` };

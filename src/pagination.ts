@@ -53,7 +53,8 @@ export class BrowserRequestPager implements AsyncIterable<BrowserRequest> {
         next = undefined;
         const atEnd = page >= data.total_pages;
         if (data.results.length === 0) return this.stop(atEnd ? "last-page" : "empty-page", page, data);
-        if (previousIds && data.results.every((r) => previousIds!.has(r.id))) return this.stop("repeated-page", page, data);
+        if (previousIds && data.results.every((r) => previousIds!.has(r.id)))
+          return this.stop("repeated-page", page, data);
         // Compared with the page size the server answered: a server capping a large pageSize is not a short page.
         const short = !atEnd && data.results.length < data.page_size;
         if (this.prefetch && !atEnd && !short) next = fetchAt(page + 1);

@@ -18,10 +18,16 @@ export function lazyRawClient<Paths extends {}>(load: () => Promise<Client<Paths
       if (registered.length) c.use(...registered);
       return (loaded = c);
     }));
-  const raw = Object.fromEntries(METHODS.map((m) => [m, (...args: unknown[]) => ready().then((c) => (c[m] as (...a: unknown[]) => unknown)(...args))])) as unknown as Client<Paths>;
+  const raw = Object.fromEntries(
+    METHODS.map((m) => [
+      m,
+      (...args: unknown[]) => ready().then((c) => (c[m] as (...a: unknown[]) => unknown)(...args)),
+    ]),
+  ) as unknown as Client<Paths>;
   raw.use = (...middleware) => {
     for (const m of middleware) {
-      if (!m || typeof m !== "object" || !("onRequest" in m || "onResponse" in m || "onError" in m)) throw new Error("Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`");
+      if (!m || typeof m !== "object" || !("onRequest" in m || "onResponse" in m || "onError" in m))
+        throw new Error("Middleware must be an object with one of `onRequest()`, `onResponse() or `onError()`");
     }
     registered.push(...middleware);
     loaded?.use(...middleware);

@@ -29,7 +29,16 @@ const hexClass = (digit: string) => (/[a-f]/i.test(digit) ? `[${digit.toLowerCas
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0").split("").map(hexClass).join("");
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 /** JSON's two-character escapes, as they appear in JSON text. */
-const JSON_SHORT: Record<string, string> = { "/": "\\/", "\\": "\\\\", '"': '\\"', "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const JSON_SHORT: Record<string, string> = {
+  "/": "\\/",
+  "\\": "\\\\",
+  '"': '\\"',
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+};
 
 /** The alternatives one character may appear as. */
 function charForms(ch: string): string {
@@ -83,11 +92,15 @@ export function createScrubber(secret: string | undefined): Scrubber {
 }
 
 /** Copies headers to a plain record: secret values hidden by name, the secret scrubbed from the others. */
-export function redactHeaders(headers: Headers | Record<string, string> | undefined, scrubber?: Scrubber): Record<string, string> {
+export function redactHeaders(
+  headers: Headers | Record<string, string> | undefined,
+  scrubber?: Scrubber,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
-  for (const [name, value] of entries) out[name] = isSecretHeader(name) ? REDACTED : scrubber ? scrubber.text(value) : value;
+  for (const [name, value] of entries)
+    out[name] = isSecretHeader(name) ? REDACTED : scrubber ? scrubber.text(value) : value;
   return out;
 }
 
@@ -118,6 +131,14 @@ export function safeUrl(url: string): string {
 export function boundedText(text: string, maxChars = 200): string {
   const cut = text.length > maxChars ? text.slice(0, maxChars) : text;
   // eslint-disable-next-line no-control-regex
-  const escaped = cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\t" ? "\\t" : c === "\r" ? "\\r" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  const escaped = cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\n"
+      ? "\\n"
+      : c === "\t"
+        ? "\\t"
+        : c === "\r"
+          ? "\\r"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return text.length > maxChars ? `${escaped}… (${text.length - maxChars} more chars)` : escaped;
 }

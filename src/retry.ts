@@ -37,11 +37,22 @@ export function shouldRetry(outcome: AttemptOutcome, mode: RetryMode): boolean {
 }
 
 /** Connection failures that happen before a request could reach the service (Node/undici error codes). */
-const NOT_REACHED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_REACHED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 /** True when the error chain names a code proving the request never reached a server. */
 export function neverReachedServer(cause: unknown): boolean {
-  for (let e: unknown = cause, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = cause, depth = 0;
+    e && typeof e === "object" && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && NOT_REACHED.has(code)) return true;
     const errors = (e as { errors?: unknown }).errors; // AggregateError of happy-eyeballs attempts
@@ -54,7 +65,10 @@ export function neverReachedServer(cause: unknown): boolean {
  * The server's requested delay in ms from `retry-after-ms`, then `Retry-After` (seconds or an HTTP date);
  * undefined when absent or malformed. The one Retry-After parser of the project (the contract suite uses it).
  */
-export function parseRetryAfterMs(headers: { get(name: string): string | null }, nowMs: number = Date.now()): number | undefined {
+export function parseRetryAfterMs(
+  headers: { get(name: string): string | null },
+  nowMs: number = Date.now(),
+): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {
     const v = Number(ms);

@@ -31,7 +31,11 @@ interface Matcher {
   segments: string[];
 }
 
-const MATCHERS: Matcher[] = (Object.keys(ROUTES) as OperationId[]).map((id) => ({ id, method: ROUTES[id].method, segments: ROUTES[id].path.split("/").slice(1) }));
+const MATCHERS: Matcher[] = (Object.keys(ROUTES) as OperationId[]).map((id) => ({
+  id,
+  method: ROUTES[id].method,
+  segments: ROUTES[id].path.split("/").slice(1),
+}));
 
 /**
  * The operation a request is for: its method and the last segments of its path match a path template (a
@@ -61,24 +65,36 @@ const compiled = (pattern: string) => {
 export function checkValue(name: string, value: unknown, c: Constraints): void {
   if (c.type === "array") {
     if (!Array.isArray(value)) throw new ArgumentError(name, "must be an array");
-    if (c.minItems !== undefined && value.length < c.minItems) throw new ArgumentError(name, `must have at least ${c.minItems} item(s); omit it instead`);
-    if (c.maxItems !== undefined && value.length > c.maxItems) throw new ArgumentError(name, `must have at most ${c.maxItems} item(s)`);
+    if (c.minItems !== undefined && value.length < c.minItems)
+      throw new ArgumentError(name, `must have at least ${c.minItems} item(s); omit it instead`);
+    if (c.maxItems !== undefined && value.length > c.maxItems)
+      throw new ArgumentError(name, `must have at most ${c.maxItems} item(s)`);
     value.forEach((item, i) => c.items && checkValue(`${name}[${i}]`, item, c.items));
     return;
   }
-  if (c.type === "integer" && !Number.isInteger(value)) throw new ArgumentError(name, `must be an integer, got ${String(value)}`);
-  if (c.type === "string" && typeof value !== "string") throw new ArgumentError(name, `must be a string, got ${typeof value}`);
-  if (c.enum && !c.enum.includes(value)) throw new ArgumentError(name, `must be one of ${c.enum.join(", ")}, got ${String(value)}`);
+  if (c.type === "integer" && !Number.isInteger(value))
+    throw new ArgumentError(name, `must be an integer, got ${String(value)}`);
+  if (c.type === "string" && typeof value !== "string")
+    throw new ArgumentError(name, `must be a string, got ${typeof value}`);
+  if (c.enum && !c.enum.includes(value))
+    throw new ArgumentError(name, `must be one of ${c.enum.join(", ")}, got ${String(value)}`);
   if (typeof value === "number") {
-    if (c.minimum !== undefined && value < c.minimum) throw new ArgumentError(name, `must be at least ${c.minimum}, got ${value}`);
-    if (c.maximum !== undefined && value > c.maximum) throw new ArgumentError(name, `must be at most ${c.maximum}, got ${value}`);
-    if (c.exclusiveMinimum !== undefined && value <= c.exclusiveMinimum) throw new ArgumentError(name, `must be greater than ${c.exclusiveMinimum}, got ${value}`);
-    if (c.exclusiveMaximum !== undefined && value >= c.exclusiveMaximum) throw new ArgumentError(name, `must be less than ${c.exclusiveMaximum}, got ${value}`);
+    if (c.minimum !== undefined && value < c.minimum)
+      throw new ArgumentError(name, `must be at least ${c.minimum}, got ${value}`);
+    if (c.maximum !== undefined && value > c.maximum)
+      throw new ArgumentError(name, `must be at most ${c.maximum}, got ${value}`);
+    if (c.exclusiveMinimum !== undefined && value <= c.exclusiveMinimum)
+      throw new ArgumentError(name, `must be greater than ${c.exclusiveMinimum}, got ${value}`);
+    if (c.exclusiveMaximum !== undefined && value >= c.exclusiveMaximum)
+      throw new ArgumentError(name, `must be less than ${c.exclusiveMaximum}, got ${value}`);
   }
   if (typeof value === "string") {
-    if (c.minLength !== undefined && value.length < c.minLength) throw new ArgumentError(name, `must have at least ${c.minLength} character(s)`);
-    if (c.maxLength !== undefined && value.length > c.maxLength) throw new ArgumentError(name, `must have at most ${c.maxLength} characters`);
-    if (c.pattern !== undefined && !compiled(c.pattern).test(value)) throw new ArgumentError(name, `must match ${c.pattern}`);
+    if (c.minLength !== undefined && value.length < c.minLength)
+      throw new ArgumentError(name, `must have at least ${c.minLength} character(s)`);
+    if (c.maxLength !== undefined && value.length > c.maxLength)
+      throw new ArgumentError(name, `must have at most ${c.maxLength} characters`);
+    if (c.pattern !== undefined && !compiled(c.pattern).test(value))
+      throw new ArgumentError(name, `must match ${c.pattern}`);
   }
 }
 
@@ -100,7 +116,12 @@ function queryPart(name: string, value: unknown, style: string, explode: boolean
  * The URL of operation `id` under `baseUrl`. Path parameters are checked against the document and must not
  * be `.` or `..` (the URL parser would resolve the dot segment and send the request to another path).
  */
-export function buildUrl(baseUrl: string, id: OperationId, params: CallParams = {}, argNames: Record<string, string> = {}): string {
+export function buildUrl(
+  baseUrl: string,
+  id: OperationId,
+  params: CallParams = {},
+  argNames: Record<string, string> = {},
+): string {
   const route = ROUTES[id];
   const path = route.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const arg = argNames[name] ?? name;
@@ -109,7 +130,8 @@ export function buildUrl(baseUrl: string, id: OperationId, params: CallParams = 
     const value = String(raw);
     const spec = (route.pathParams as Record<string, { schema: Constraints }>)[name];
     checkValue(arg, value, { ...spec?.schema, type: "string" });
-    if (value === "." || value === "..") throw new ArgumentError(arg, `must not be "${value}": a dot segment would send the request to another path`);
+    if (value === "." || value === "..")
+      throw new ArgumentError(arg, `must not be "${value}": a dot segment would send the request to another path`);
     return encodeURIComponent(value);
   });
   const styles = route.query as Record<string, { style: string; explode: boolean }>;

@@ -10,7 +10,15 @@ import { makeApiError } from "./error-factory.js";
 import { isLoopbackHost } from "./hosts.js";
 import { POLICY } from "./policy.js";
 import { formatHeaders, safeUrl, type Scrubber } from "./redact.js";
-import { MAX_RETRY_AFTER_MS, parseRetryAfterMs, retryDelayMs, shouldRetry, sleep as defaultSleep, type AttemptOutcome, type RetryMode } from "./retry.js";
+import {
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfterMs,
+  retryDelayMs,
+  shouldRetry,
+  sleep as defaultSleep,
+  type AttemptOutcome,
+  type RetryMode,
+} from "./retry.js";
 import { operationFor } from "./routes.js";
 import { startAttemptSignal } from "./timeout.js";
 
@@ -119,18 +127,32 @@ export function createTransport(config: TransportConfig): Transport {
     const { method } = call;
     const path = url.pathname;
     if (url.protocol === "http:" && !config.allowInsecureHttp && !isLoopbackHost(url.hostname)) {
-      throw new ArgumentError("baseUrl", `refusing to send the API key over plain http: to ${url.host}; use https: or set allowInsecureHttp: true`);
+      throw new ArgumentError(
+        "baseUrl",
+        `refusing to send the API key over plain http: to ${url.host}; use https: or set allowInsecureHttp: true`,
+      );
     }
     const operationId = call.operationId ?? operationFor(method, path);
     const base = call.json ? jsonHeaders : config.headers;
-    const headers = call.headers || opts.headers ? mergeHeaders(config, call.json ? { "Content-Type": "application/json" } : undefined, call.headers, opts.headers) : base;
+    const headers =
+      call.headers || opts.headers
+        ? mergeHeaders(
+            config,
+            call.json ? { "Content-Type": "application/json" } : undefined,
+            call.headers,
+            opts.headers,
+          )
+        : base;
     const timeoutMs = opts.timeoutMs ?? config.timeoutMs;
     const maxRetries = opts.maxRetries ?? config.maxRetries;
     const mode: RetryMode = opts.retryMode ?? (operationId ? POLICY[operationId]?.retryMode : undefined) ?? "standard";
     const callerSignal = opts.signal;
 
     for (let attempt = 1; ; attempt++) {
-      if (logger?.debug) logger.debug(`webauto-api: ${method} ${safeUrl(call.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`);
+      if (logger?.debug)
+        logger.debug(
+          `webauto-api: ${method} ${safeUrl(call.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`,
+        );
       const deadline = startAttemptSignal(timeoutMs, callerSignal);
       let outcome: AttemptOutcome;
       let failure: Error | undefined;
@@ -138,16 +160,42 @@ export function createTransport(config: TransportConfig): Transport {
       try {
         // Redirects are never followed: fetch keeps custom headers on a cross-origin redirect, so the key
         // would go to whatever address (even plain http:) the Location names.
-        const res = await fetchImpl(call.url, { method, headers, body: call.body ?? null, signal: deadline.signal, redirect: "manual" });
+        const res = await fetchImpl(call.url, {
+          method,
+          headers,
+          body: call.body ?? null,
+          signal: deadline.signal,
+          redirect: "manual",
+        });
         if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused();
         const read = await readLimited(res, config.maxResponseBytes, true); // inside the deadline
         if (read.truncated) throw new ResponseTooLargeError(method, path, config.maxResponseBytes, res.status);
         const body = read.bytes;
-        incoming = { method, path, status: res.status, statusText: res.statusText, headers: res.headers, url: res.url || call.url, body, attempts: attempt, operationId, retryAfterMs: undefined };
+        incoming = {
+          method,
+          path,
+          status: res.status,
+          statusText: res.statusText,
+          headers: res.headers,
+          url: res.url || call.url,
+          body,
+          attempts: attempt,
+          operationId,
+          retryAfterMs: undefined,
+        };
         outcome = { kind: "response", status: res.status, headers: res.headers };
       } catch (err) {
         if (err instanceof RedirectRefused) {
-          throw makeApiError({ status: 0, statusText: "opaque redirect", body: "", headers: new Headers(), method, path, attempts: attempt, ...(operationId ? { operationId } : {}) });
+          throw makeApiError({
+            status: 0,
+            statusText: "opaque redirect",
+            body: "",
+            headers: new Headers(),
+            method,
+            path,
+            attempts: attempt,
+            ...(operationId ? { operationId } : {}),
+          });
         }
         if (err instanceof ResponseTooLargeError) throw err;
         if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
@@ -172,7 +220,9 @@ export function createTransport(config: TransportConfig): Transport {
       const delayMs = retryDelayMs(outcome, attempt - 1);
       const reason = outcome.kind === "response" ? String(outcome.status) : outcome.kind;
       config.onRetry?.({ method, path, nextAttempt: attempt + 1, delayMs, reason });
-      logger?.warn?.(`webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ms (attempt ${attempt + 1} of ${maxRetries + 1})`);
+      logger?.warn?.(
+        `webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ms (attempt ${attempt + 1} of ${maxRetries + 1})`,
+      );
       try {
         await wait(delayMs, callerSignal);
       } catch {
@@ -188,12 +238,19 @@ export function createTransport(config: TransportConfig): Transport {
       request.headers.forEach((value, name) => (callHeaders[name] = value));
       const body = request.body ? await request.arrayBuffer() : undefined;
       const signal = opts.signal ?? request.signal;
-      const got = await send({ method: request.method, url: request.url, headers: callHeaders, ...(body ? { body } : {}) }, { ...opts, signal });
+      const got = await send(
+        { method: request.method, url: request.url, headers: callHeaders, ...(body ? { body } : {}) },
+        { ...opts, signal },
+      );
       const text = scrubber.text(decode(got.body));
       const headers = new Headers();
       got.headers.forEach((value, name) => headers.append(name, scrubber.text(value)));
       const nullBody = got.status === 204 || got.status === 205 || got.status === 304;
-      const response = new Response(nullBody ? null : text, { status: got.status, statusText: got.statusText, headers });
+      const response = new Response(nullBody ? null : text, {
+        status: got.status,
+        statusText: got.statusText,
+        headers,
+      });
       Object.defineProperty(response, "url", { value: got.url });
       return response;
     };
@@ -203,7 +260,10 @@ export function createTransport(config: TransportConfig): Transport {
 }
 
 /** The client's headers, then the call's (names compared case-insensitively), then the key again. */
-function mergeHeaders(config: TransportConfig, ...layers: Array<Record<string, string> | undefined>): Record<string, string> {
+function mergeHeaders(
+  config: TransportConfig,
+  ...layers: Array<Record<string, string> | undefined>
+): Record<string, string> {
   const merged = new Headers(config.headers);
   for (const layer of layers) for (const [name, value] of Object.entries(layer ?? {})) merged.set(name, value);
   merged.set(config.keyHeader, config.headers[config.keyHeader]!);

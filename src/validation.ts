@@ -42,7 +42,10 @@ async function build(): Promise<ResponseValidator> {
     AjvClass = ajvModule.Ajv2020 ?? ajvModule.default?.Ajv2020 ?? ajvModule.default;
     addFormats = formatsModule.default?.default ?? formatsModule.default ?? formatsModule;
   } catch (cause) {
-    throw new ArgumentError("validateResponses", `needs the optional packages ajv@8 and ajv-formats@3 (npm install ajv ajv-formats): ${String((cause as Error)?.message ?? cause)}`);
+    throw new ArgumentError(
+      "validateResponses",
+      `needs the optional packages ajv@8 and ajv-formats@3 (npm install ajv ajv-formats): ${String((cause as Error)?.message ?? cause)}`,
+    );
   }
   const { DOCUMENT_SCHEMAS } = await import("../generated/schemas.js");
   const ajv = new AjvClass({ strict: false, allErrors: true, validateFormats: true });

@@ -6,13 +6,17 @@
 /** A wire value that does not follow its format; the message names the rule. */
 export class WireFormatError extends Error {
   override name = "WireFormatError";
-  constructor(readonly value: string, readonly rule: string) {
+  constructor(
+    readonly value: string,
+    readonly rule: string,
+  ) {
     super(`${JSON.stringify(value.slice(0, 60))} ${rule}`);
   }
 }
 
 const DURATION = /^(?:(\d+)\.)?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 function fractionMs(digits: string | undefined): number {
   // Seven digits are 100 ns ticks: "5297660" is 529.766 ms.
@@ -27,7 +31,8 @@ export function parseDuration(value: string | null): number | null {
   if (value === null) return null;
   if (typeof value !== "string") throw new TypeError("parseDuration: value must be a string or null");
   const m = DURATION.exec(value);
-  if (!m) throw new WireFormatError(value, "is not a duration: expected [d.]hh:mm:ss[.fffffff] (e.g. 00:00:04.5297660)");
+  if (!m)
+    throw new WireFormatError(value, "is not a duration: expected [d.]hh:mm:ss[.fffffff] (e.g. 00:00:04.5297660)");
   const [, days, hh, mm, ss, frac] = m;
   if (Number(hh) > 23) throw new WireFormatError(value, "has hours above 23: use the d. day prefix");
   if (Number(mm) > 59) throw new WireFormatError(value, "has minutes above 59");
@@ -48,10 +53,12 @@ export function parseDateTime(value: string | null): Date | null {
   if (value === null) return null;
   if (typeof value !== "string") throw new TypeError("parseDateTime: value must be a string or null");
   const m = DATE_TIME.exec(value);
-  if (!m) throw new WireFormatError(value, "is not an RFC 3339 date-time: expected YYYY-MM-DDThh:mm:ss[.f{1,7}](Z|±hh:mm)");
+  if (!m)
+    throw new WireFormatError(value, "is not an RFC 3339 date-time: expected YYYY-MM-DDThh:mm:ss[.f{1,7}](Z|±hh:mm)");
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (mo < 1 || mo > 12) throw new WireFormatError(value, "has a month outside 01-12");
-  if (d < 1 || d > daysInMonth(y, mo)) throw new WireFormatError(value, `has a day outside 01-${daysInMonth(y, mo)} for that month`);
+  if (d < 1 || d > daysInMonth(y, mo))
+    throw new WireFormatError(value, `has a day outside 01-${daysInMonth(y, mo)} for that month`);
   if (h > 23 || mi > 59 || s > 59) throw new WireFormatError(value, "has a time outside 00:00:00-23:59:59");
   let offsetMin = 0;
   if (!m[8]) {

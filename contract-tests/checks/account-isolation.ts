@@ -8,5 +8,14 @@ export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
   const text = ex.response.bodyText;
   const leaked = foreignIds.filter((id) => text.includes(JSON.stringify(id)));
   if (leaked.length === 0) return [];
-  return [finding(ex, { severity: "error", title: "Another account's records returned", received: `${leaked.length} identifier(s) of the first account: ${show(leaked.slice(0, 3))}`, documented: "results scoped to the caller's account (the key the security requirement asks for identifies the caller)", promise: securityPromise(model, ex.operation) })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "Another account's records returned",
+      received: `${leaked.length} identifier(s) of the first account: ${show(leaked.slice(0, 3))}`,
+      documented:
+        "results scoped to the caller's account (the key the security requirement asks for identifies the caller)",
+      promise: securityPromise(model, ex.operation),
+    }),
+  ];
 };

@@ -10,7 +10,10 @@ import type { Check } from "../types.js";
 export const bodySizeLimit: Check = (ex, { model }) => {
   const { tooDeep } = ex.response;
   // The documented content of the response is the promise a body the suite cannot read may break.
-  const promise = ex.response.status > 0 && model.responseMedia(ex.operation, ex.response.status).length > 0 ? responsePromise(model, ex.operation, ex.response.status, "content") : undefined;
+  const promise =
+    ex.response.status > 0 && model.responseMedia(ex.operation, ex.response.status).length > 0
+      ? responsePromise(model, ex.operation, ex.response.status, "content")
+      : undefined;
   if (tooDeep !== undefined)
     return [
       finding(ex, {

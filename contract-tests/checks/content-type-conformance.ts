@@ -13,8 +13,24 @@ export const contentTypeConformance: Check = (ex, { model }) => {
   const documented = media.map((m) => m.mediaType.toLowerCase());
   const promise = responsePromise(model, ex.operation, status, "content");
   if (!matchingMedia(media, contentType))
-    return [finding(ex, { severity: "error", title: "Undocumented Content-Type", received: contentType ? show(contentType, 120) : "(no Content-Type header)", documented: documented.join(", "), promise })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "Undocumented Content-Type",
+        received: contentType ? show(contentType, 120) : "(no Content-Type header)",
+        documented: documented.join(", "),
+        promise,
+      }),
+    ];
   if (isJsonMedia(received) && json === undefined && !truncated && tooDeep === undefined)
-    return [finding(ex, { severity: "error", title: "Response body is not valid JSON", received: bodyText ? show(bodyText) : "(empty body)", documented: `a ${received} body`, promise })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "Response body is not valid JSON",
+        received: bodyText ? show(bodyText) : "(empty body)",
+        documented: `a ${received} body`,
+        promise,
+      }),
+    ];
   return [];
 };

@@ -2,14 +2,37 @@ import { finding } from "../exchange.js";
 import { securityPromise } from "../promise.js";
 import type { Check } from "../types.js";
 
-const HOW = { "no-key": "without an API key", "empty-key": "with an empty API key", "wrong-key": "with a wrong API key" } as const;
+const HOW = {
+  "no-key": "without an API key",
+  "empty-key": "with an empty API key",
+  "wrong-key": "with a wrong API key",
+} as const;
 
 /** A request without a key, with an empty key or with a wrong key must be refused with a 4xx, never answered. */
 export const ignoredAuth: Check = (ex, { intent, model, inDoubt }) => {
   if (intent !== "no-key" && intent !== "empty-key" && intent !== "wrong-key") return [];
   const status = ex.response.status;
   if (status === 0 || (status >= 400 && status < 500)) return [];
-  const schemes = model.operation(ex.operation).security.map((alt) => alt.map((s) => s.scheme).join(" + ")).join(" or ");
-  if (inDoubt) return [finding(ex, { severity: "warning", title: `The API answered a request ${HOW[intent]}, which the document does not call unauthenticated`, received: `status ${status}`, documented: `a 4xx refusal (a warning: ${inDoubt})` })];
-  return [finding(ex, { severity: "error", title: `The API answered a request ${HOW[intent]}`, received: `status ${status}`, documented: `a 4xx refusal: the operation requires ${schemes || "authentication"}`, promise: securityPromise(model, ex.operation) })];
+  const schemes = model
+    .operation(ex.operation)
+    .security.map((alt) => alt.map((s) => s.scheme).join(" + "))
+    .join(" or ");
+  if (inDoubt)
+    return [
+      finding(ex, {
+        severity: "warning",
+        title: `The API answered a request ${HOW[intent]}, which the document does not call unauthenticated`,
+        received: `status ${status}`,
+        documented: `a 4xx refusal (a warning: ${inDoubt})`,
+      }),
+    ];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: `The API answered a request ${HOW[intent]}`,
+      received: `status ${status}`,
+      documented: `a 4xx refusal: the operation requires ${schemes || "authentication"}`,
+      promise: securityPromise(model, ex.operation),
+    }),
+  ];
 };

@@ -71,7 +71,8 @@ const SEMANTIC = new Set(Object.keys(MODULE_CHECKS));
 const RULED_OUT: ReadonlySet<CheckContext["intent"]> = new Set(["rejection", "no-key", "empty-key", "wrong-key"]);
 
 /** Added to what an error without a promise documented, when the registry makes it a warning. */
-export const NO_PROMISE = "(a warning: the check names no place in the document and no statement of the interface that promises this)";
+export const NO_PROMISE =
+  "(a warning: the check names no place in the document and no statement of the interface that promises this)";
 
 /**
  * Runs the named checks on one exchange. Relational checks are skipped on the mock unless the exchange is an
@@ -89,7 +90,8 @@ export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckC
     const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
     for (const f of findings) {
       const promise = f.promise ?? def.promise;
-      if (f.severity === "error" && !promise) out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
+      if (f.severity === "error" && !promise)
+        out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
       else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });
     }
   }
@@ -103,9 +105,35 @@ function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
   for (const [name, value] of Object.entries(request.headers)) {
     if (["accept", "user-agent", "content-type"].includes(name)) continue;
     // The credential (shown as its variable) is placed again by the target; a cookie keeps its other pairs.
-    const kept = name === "cookie" ? value.split("; ").filter((pair) => !pair.includes("$CONTRACT_")).join("; ") : value.includes("$CONTRACT_") ? "" : value;
+    const kept =
+      name === "cookie"
+        ? value
+            .split("; ")
+            .filter((pair) => !pair.includes("$CONTRACT_"))
+            .join("; ")
+        : value.includes("$CONTRACT_")
+          ? ""
+          : value;
     if (kept) headers[name] = kept;
   }
-  const context = Object.fromEntries(Object.entries({ intent: ctx.intent, demand: ctx.demand, mutation: ctx.mutation, linked: ctx.linked, unknownIn: ctx.unknownIn, unreachableSite: ctx.unreachableSite }).filter(([, v]) => v !== undefined)) as Replay["context"];
-  return { method: request.method, path: request.path, query: request.query, headers, ...(request.bodyText !== undefined ? { bodyText: request.bodyText } : {}), ...(request.headers["content-type"] ? { contentType: request.headers["content-type"] } : {}), key: request.key ?? "valid", context };
+  const context = Object.fromEntries(
+    Object.entries({
+      intent: ctx.intent,
+      demand: ctx.demand,
+      mutation: ctx.mutation,
+      linked: ctx.linked,
+      unknownIn: ctx.unknownIn,
+      unreachableSite: ctx.unreachableSite,
+    }).filter(([, v]) => v !== undefined),
+  ) as Replay["context"];
+  return {
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    headers,
+    ...(request.bodyText !== undefined ? { bodyText: request.bodyText } : {}),
+    ...(request.headers["content-type"] ? { contentType: request.headers["content-type"] } : {}),
+    key: request.key ?? "valid",
+    context,
+  };
 }

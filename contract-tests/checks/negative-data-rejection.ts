@@ -19,15 +19,32 @@ export const negativeDataRejection: Check = (ex, { intent, demand, mutation, mod
   if (intent !== "rejection" || status === 0 || (status >= 400 && status < 500)) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
   const takes = model.operation(ex.operation).requestBody?.content ?? [];
-  const otherMedia = ex.request.bodyText !== undefined && takes.length > 0 && !matchingMedia(takes, ex.request.headers["content-type"] ?? null);
+  const otherMedia =
+    ex.request.bodyText !== undefined &&
+    takes.length > 0 &&
+    !matchingMedia(takes, ex.request.headers["content-type"] ?? null);
   const documentedRefusal = refusalPromise(model, ex.operation, otherMedia ? MEDIA_REFUSALS : undefined);
   const held = !ambiguous && (strict || (demand ?? "error") === "error");
-  const promise = !held ? undefined : documentedRefusal ?? (strict ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every refusal of input the document rules out is held)` : undefined);
-  const why = ambiguous ? "the input cannot be told apart from a valid request" : !held ? "the document names this rule without saying it is enforced" : !promise ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response" : undefined;
+  const promise = !held
+    ? undefined
+    : (documentedRefusal ??
+      (strict
+        ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every refusal of input the document rules out is held)`
+        : undefined));
+  const why = ambiguous
+    ? "the input cannot be told apart from a valid request"
+    : !held
+      ? "the document names this rule without saying it is enforced"
+      : !promise
+        ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response"
+        : undefined;
   return [
     finding(ex, {
       severity: promise ? "error" : "warning",
-      title: status < 300 ? `Invalid input accepted${mutation ? ` (${mutation})` : ""}` : `Invalid input not answered with a 4xx${mutation ? ` (${mutation})` : ""}`,
+      title:
+        status < 300
+          ? `Invalid input accepted${mutation ? ` (${mutation})` : ""}`
+          : `Invalid input not answered with a 4xx${mutation ? ` (${mutation})` : ""}`,
       received: `status ${status} for ${show(sent)}`,
       documented: `a 4xx for input the document rules out${why ? ` (a warning: ${why})` : ""}`,
       ...(promise ? { promise } : {}),

@@ -9,9 +9,33 @@ import type { Check } from "../types.js";
 export const notAServerError: Check = (ex, { model }) => {
   const { status, transportError, suiteError } = ex.response;
   if (status === 0 && suiteError)
-    return [finding(ex, { severity: "warning", title: "The suite could not send this request or read its answer (the suite's problem, not the target's)", received: transportError ?? "not sent", documented: "a request the suite can send as the document describes it" })];
-  if (status === 0) return [finding(ex, { severity: "error", title: "No HTTP response", received: transportError ?? "no response", documented: "an HTTP response within the timeout", promise: responsesPromise(model, ex.operation) })];
+    return [
+      finding(ex, {
+        severity: "warning",
+        title: "The suite could not send this request or read its answer (the suite's problem, not the target's)",
+        received: transportError ?? "not sent",
+        documented: "a request the suite can send as the document describes it",
+      }),
+    ];
+  if (status === 0)
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "No HTTP response",
+        received: transportError ?? "no response",
+        documented: "an HTTP response within the timeout",
+        promise: responsesPromise(model, ex.operation),
+      }),
+    ];
   if (status >= 500 && !model.isDocumentedStatus(ex.operation, status))
-    return [finding(ex, { severity: "error", title: "Server error", received: `status ${status}`, documented: "no undocumented 5xx, whatever the input", promise: responsesPromise(model, ex.operation) })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "Server error",
+        received: `status ${status}`,
+        documented: "no undocumented 5xx, whatever the input",
+        promise: responsesPromise(model, ex.operation),
+      }),
+    ];
   return [];
 };

@@ -7,6 +7,22 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
   const status = ex.response.status;
   if (intent !== "acceptance" || status < 400 || status >= 500) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
-  if (inDoubt) return [finding(ex, { severity: "warning", title: "Input refused that the suite could not build as the document promises", received: `status ${status} for ${show(sent)}`, documented: `a 2xx for valid input (a warning: ${inDoubt})` })];
-  return [finding(ex, { severity: "error", title: "Valid input rejected", received: `status ${status} for ${show(sent)}`, documented: "a 2xx (or a documented non-4xx status) for input that matches the request schema", promise: successPromise(model, ex.operation) })];
+  if (inDoubt)
+    return [
+      finding(ex, {
+        severity: "warning",
+        title: "Input refused that the suite could not build as the document promises",
+        received: `status ${status} for ${show(sent)}`,
+        documented: `a 2xx for valid input (a warning: ${inDoubt})`,
+      }),
+    ];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "Valid input rejected",
+      received: `status ${status} for ${show(sent)}`,
+      documented: "a 2xx (or a documented non-4xx status) for input that matches the request schema",
+      promise: successPromise(model, ex.operation),
+    }),
+  ];
 };

@@ -19,13 +19,41 @@ export const responseHeadersConformance: Check = (ex, { model }) => {
     const text = headers[h.name.toLowerCase()];
     const promise = responsePromise(model, ex.operation, status, "headers", h.name);
     if (text === undefined) {
-      if (h.required) out.push(finding(ex, { severity: "error", title: `Missing required response header ${h.name}`, received: "(absent)", documented: `${h.name}, required on ${response!.status}`, promise }));
+      if (h.required)
+        out.push(
+          finding(ex, {
+            severity: "error",
+            title: `Missing required response header ${h.name}`,
+            received: "(absent)",
+            documented: `${h.name}, required on ${response!.status}`,
+            promise,
+          }),
+        );
       continue;
     }
     if (!h.schemaPointer) continue;
-    const p: ParameterEntry = { name: h.name, in: "header", required: h.required, style: "simple", explode: false, schema: { $ref: `#${h.schemaPointer}` }, schemaPointer: h.schemaPointer, examples: [] };
+    const p: ParameterEntry = {
+      name: h.name,
+      in: "header",
+      required: h.required,
+      style: "simple",
+      explode: false,
+      schema: { $ref: `#${h.schemaPointer}` },
+      schemaPointer: h.schemaPointer,
+      examples: [],
+    };
     const err = model.validator.validate(h.schemaPointer, fromWire(model, p, text))[0];
-    if (err) out.push(finding(ex, { severity: "error", title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`, received: show(text, 120), documented: `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), promise }));
+    if (err)
+      out.push(
+        finding(ex, {
+          severity: "error",
+          title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`,
+          received: show(text, 120),
+          documented: `${err.keyword} ${show(err.params, 160)}`,
+          schemaPath: model.validator.schemaPathOf(err),
+          promise,
+        }),
+      );
   }
   return out;
 };

@@ -10,7 +10,13 @@ function ruleOf(schema: unknown): { description: string; statement: string } | u
   const s = schema as Record<string, unknown> | undefined;
   if (typeof s?.description !== "string") return undefined;
   const description = s.description.trim().replace(/\s+/g, " ").slice(0, 200);
-  return { description, statement: typeof s["x-interface-statement"] === "string" ? s["x-interface-statement"] : `the "then" part of this rule: ${description}` };
+  return {
+    description,
+    statement:
+      typeof s["x-interface-statement"] === "string"
+        ? s["x-interface-statement"]
+        : `the "then" part of this rule: ${description}`,
+  };
 }
 
 /**
@@ -25,7 +31,15 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
   const { pointer, asText } = chosen;
   // A schema the validator cannot compile is the document's problem: named, never thrown, never a silent pass.
   const problem = model.validator.problem(pointer);
-  if (problem) return [finding(ex, { severity: "warning", title: "Response not validated: the document's schema cannot be compiled", received: `status ${status}`, documented: problem })];
+  if (problem)
+    return [
+      finding(ex, {
+        severity: "warning",
+        title: "Response not validated: the document's schema cannot be compiled",
+        received: `status ${status}`,
+        documented: problem,
+      }),
+    ];
   const body = asText ? bodyText : payload(model, ex);
   const prefix = asText ? "" : payloadPrefix(model, ex);
   const seen = new Set<string>();
@@ -37,7 +51,20 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
     const value = resolvePointer(body, err.instancePath);
     // A conditional rule (if/then) that fails: the rule named by its description and the statement it rests on.
     const rule = err.keyword === "if" ? ruleOf(err.parentSchema) : undefined;
-    out.push(finding(ex, { severity: "error", title: rule ? `Response breaks a rule of its schema: ${rule.description}` : `Response violates schema: ${err.message ?? err.keyword}`, received: show(value), documented: rule ? rule.statement : `${err.keyword} ${show(err.params, 160)}`, schemaPath: model.validator.schemaPathOf(err), instancePath: prefix + err.instancePath, value: bounded(value, 120), promise: docPointer(pointer) }));
+    out.push(
+      finding(ex, {
+        severity: "error",
+        title: rule
+          ? `Response breaks a rule of its schema: ${rule.description}`
+          : `Response violates schema: ${err.message ?? err.keyword}`,
+        received: show(value),
+        documented: rule ? rule.statement : `${err.keyword} ${show(err.params, 160)}`,
+        schemaPath: model.validator.schemaPathOf(err),
+        instancePath: prefix + err.instancePath,
+        value: bounded(value, 120),
+        promise: docPointer(pointer),
+      }),
+    );
   }
   return out;
 };

@@ -9,5 +9,13 @@ export const statusCodeConformance: Check = (ex, { model, intent }) => {
   const is4xx = status >= 400 && status < 500;
   // Refusals of a missing key or of invalid input are "expect a 4xx" without a named status.
   if (is4xx && intent !== "acceptance" && intent !== "conforming") return [];
-  return [finding(ex, { severity: is4xx ? "warning" : "error", title: "Undocumented HTTP status code", received: `status ${status}`, documented: `one of ${model.documentedStatuses(ex.operation).join(", ")}`, promise: responsesPromise(model, ex.operation) })];
+  return [
+    finding(ex, {
+      severity: is4xx ? "warning" : "error",
+      title: "Undocumented HTTP status code",
+      received: `status ${status}`,
+      documented: `one of ${model.documentedStatuses(ex.operation).join(", ")}`,
+      promise: responsesPromise(model, ex.operation),
+    }),
+  ];
 };

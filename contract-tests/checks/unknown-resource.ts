@@ -14,8 +14,24 @@ export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignId
   if (unknownIn !== "path" && isSuccess(ex)) {
     const returned = (foreignIds ?? []).filter((id) => ex.response.bodyText.includes(JSON.stringify(id)));
     if (returned.length === 0) return [];
-    return [finding(ex, { severity: "error", title: "A record was returned for an identifier that does not exist", received: `status ${status} naming ${returned.join(", ")}`, documented: "no record for an identifier that does not exist", promise: linkPromise(model, linked) })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "A record was returned for an identifier that does not exist",
+        received: `status ${status} naming ${returned.join(", ")}`,
+        documented: "no record for an identifier that does not exist",
+        promise: linkPromise(model, linked),
+      }),
+    ];
   }
   const documented = model.documentedStatuses(ex.operation).filter((s) => s.startsWith("4"));
-  return [finding(ex, { severity: "error", title: "An identifier that does not exist was not refused", received: `status ${status}`, documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)", promise: refusalPromise(model, ex.operation, ["404", "410"]) })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "An identifier that does not exist was not refused",
+      received: `status ${status}`,
+      documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)",
+      promise: refusalPromise(model, ex.operation, ["404", "410"]),
+    }),
+  ];
 };

@@ -29,10 +29,20 @@ export function moreInvalidValues(model: SpecModel, schema: unknown, pointer: st
   const out: Mutation[] = [];
   if (s.uniqueItems === true) {
     const list = sample();
-    if (Array.isArray(list) && list.length > 0) out.push({ what: "an array with a duplicate item where items must be unique", value: [...list, structuredClone(list[0])], demand: "error" });
+    if (Array.isArray(list) && list.length > 0)
+      out.push({
+        what: "an array with a duplicate item where items must be unique",
+        value: [...list, structuredClone(list[0])],
+        demand: "error",
+      });
     else {
       const [item] = s.items !== undefined ? validSamples(model, `${at}/items`, 1) : [];
-      if (item !== undefined) out.push({ what: "an array with a duplicate item where items must be unique", value: [item, structuredClone(item)], demand: "error" });
+      if (item !== undefined)
+        out.push({
+          what: "an array with a duplicate item where items must be unique",
+          value: [item, structuredClone(item)],
+          demand: "error",
+        });
     }
   }
   const object = () => {
@@ -41,9 +51,15 @@ export function moreInvalidValues(model: SpecModel, schema: unknown, pointer: st
   };
   if (s.additionalProperties === false || s.unevaluatedProperties === false) {
     const v = object();
-    if (v && !(UNEXPECTED_MEMBER in (s.properties ?? {}))) out.push({ what: `a member the schema does not allow (${UNEXPECTED_MEMBER})`, value: { ...v, [UNEXPECTED_MEMBER]: "x" }, demand: "error" });
+    if (v && !(UNEXPECTED_MEMBER in (s.properties ?? {})))
+      out.push({
+        what: `a member the schema does not allow (${UNEXPECTED_MEMBER})`,
+        value: { ...v, [UNEXPECTED_MEMBER]: "x" },
+        demand: "error",
+      });
   }
-  if (typeof s.minProperties === "number" && s.minProperties > 0) out.push({ what: `fewer than ${s.minProperties} members`, value: {}, demand: "error" });
+  if (typeof s.minProperties === "number" && s.minProperties > 0)
+    out.push({ what: `fewer than ${s.minProperties} members`, value: {}, demand: "error" });
   if (typeof s.maxProperties === "number" && s.maxProperties < 1000) {
     const v = object() ?? {};
     const extra = Object.fromEntries(Array.from({ length: s.maxProperties + 1 }, (_, i) => [`member_${i}`, "x"]));

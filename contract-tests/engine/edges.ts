@@ -40,8 +40,12 @@ function largeNumber(s: Schema, types: string[]): EdgeValue | undefined {
   const integer = !types.includes("number");
   // int64 beyond 2^53 is not exact in JSON parsers (the suite's included): the largest exact one stands for it.
   const [limit, name] = integer
-    ? s.format === "int64" ? [Number.MAX_SAFE_INTEGER, "the largest exact int64 (2^53 - 1)"] : [INT32_MAX, s.format === "int32" ? "the int32 maximum" : "the int32 maximum (no format, no maximum)"]
-    : s.format === "float" ? [FLOAT_MAX, "the float maximum"] : [Number.MAX_VALUE, "the double maximum"];
+    ? s.format === "int64"
+      ? [Number.MAX_SAFE_INTEGER, "the largest exact int64 (2^53 - 1)"]
+      : [INT32_MAX, s.format === "int32" ? "the int32 maximum" : "the int32 maximum (no format, no maximum)"]
+    : s.format === "float"
+      ? [FLOAT_MAX, "the float maximum"]
+      : [Number.MAX_VALUE, "the double maximum"];
   const step = typeof s.multipleOf === "number" && s.multipleOf > 0 ? s.multipleOf : 1;
   const value = step === 1 ? limit : Math.floor(limit / step) * step;
   return { what: `${name}, ${value}`, value };
@@ -57,7 +61,8 @@ function longString(seed: string, accepts: (v: string) => boolean): EdgeValue | 
   const appended = seed + "a".repeat(room);
   const asPath = `${seed.replace(/\/$/, "")}/${"a".repeat(room - 1)}`;
   // A URL grows in its path (a longer host name would only be a site that cannot be reached).
-  for (const extended of /^[a-z][a-z0-9+.-]*:\/\//i.test(seed) ? [asPath, appended] : [appended, asPath]) if (accepts(extended)) return { what: `a string of ${extended.length} characters`, value: extended };
+  for (const extended of /^[a-z][a-z0-9+.-]*:\/\//i.test(seed) ? [asPath, appended] : [appended, asPath])
+    if (accepts(extended)) return { what: `a string of ${extended.length} characters`, value: extended };
   return undefined;
 }
 
@@ -66,18 +71,30 @@ function longString(seed: string, accepts: (v: string) => boolean): EdgeValue | 
  * generated one; `accepts` says whether a candidate is still valid. Undefined where the document bounds the
  * value (maximum, maxLength, maxItems, enum, const) or no valid edge value can be built.
  */
-export function edgeValue(model: SpecModel, schema: unknown, pointer: string, current: unknown, accepts: (v: unknown) => boolean): EdgeValue | undefined {
+export function edgeValue(
+  model: SpecModel,
+  schema: unknown,
+  pointer: string,
+  current: unknown,
+  accepts: (v: unknown) => boolean,
+): EdgeValue | undefined {
   const s = model.deref(schema, pointer).schema as Schema | undefined;
   if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return undefined;
   const types = typesOf(s);
   const candidates: Array<EdgeValue | undefined> = [];
   if (types.includes("integer") || types.includes("number")) candidates.push(largeNumber(s, types));
   if (types.includes("string") && s.maxLength === undefined) {
-    const seed = typeof current === "string" ? current : validSamples(model, pointer, 3).find((v): v is string => typeof v === "string");
+    const seed =
+      typeof current === "string"
+        ? current
+        : validSamples(model, pointer, 3).find((v): v is string => typeof v === "string");
     if (seed !== undefined) candidates.push(longString(seed, accepts));
   }
   if (types.includes("array") && s.maxItems === undefined && s.items !== undefined) {
-    const pool = Array.isArray(current) && current.length > 0 ? current : validSamples(model, `${model.deref(schema, pointer).pointer}/items`, 5);
+    const pool =
+      Array.isArray(current) && current.length > 0
+        ? current
+        : validSamples(model, `${model.deref(schema, pointer).pointer}/items`, 5);
     if (pool.length > 0) {
       const items = Array.from({ length: EDGE_ITEMS }, (_, i) => structuredClone(pool[i % pool.length]));
       candidates.push({ what: `${EDGE_ITEMS} items`, value: items });
@@ -92,7 +109,9 @@ function unbounded(model: SpecModel, schema: unknown): boolean {
   if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return false;
   const types = typesOf(s);
   return (
-    ((types.includes("integer") || types.includes("number")) && s.maximum === undefined && s.exclusiveMaximum === undefined) ||
+    ((types.includes("integer") || types.includes("number")) &&
+      s.maximum === undefined &&
+      s.exclusiveMaximum === undefined) ||
     (types.includes("string") && s.maxLength === undefined) ||
     (types.includes("array") && s.maxItems === undefined && s.items !== undefined)
   );
@@ -101,13 +120,19 @@ function unbounded(model: SpecModel, schema: unknown): boolean {
 /** True when the operation has a query, header or cookie parameter or a top-level body member with an edge (the phase is planned only then). */
 export function hasEdges(model: SpecModel, op: OperationEntry): boolean {
   const media = bodyMedia(op);
-  const body = media?.schemaPointer ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema : undefined;
-  return op.parameters.some((p) => p.in !== "path" && unbounded(model, p.schema)) || Object.values((body?.properties ?? {}) as Record<string, unknown>).some((m) => unbounded(model, m));
+  const body = media?.schemaPointer
+    ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema
+    : undefined;
+  return (
+    op.parameters.some((p) => p.in !== "path" && unbounded(model, p.schema)) ||
+    Object.values((body?.properties ?? {}) as Record<string, unknown>).some((m) => unbounded(model, m))
+  );
 }
 
 /** A parameter's edge value, judged on the wire (what the server reads back), from `current` or a generated value. */
 function parameterEdge(model: SpecModel, p: ParameterEntry, current: unknown): EdgeValue | undefined {
-  const accepts = (v: unknown) => model.validator.validate(p.schemaPointer, fromWire(model, p, serialize(p, v))).length === 0;
+  const accepts = (v: unknown) =>
+    model.validator.validate(p.schemaPointer, fromWire(model, p, serialize(p, v))).length === 0;
   return edgeValue(model, p.schema, p.schemaPointer, current, accepts);
 }
 
@@ -123,7 +148,12 @@ export interface EdgeRequest {
  * values from responses for a parameter a link targets (an identifier must exist on a live server); such a
  * parameter is grown only from them.
  */
-export function edgeRequests(model: SpecModel, op: OperationEntry, values: Values, linked: (p: ParameterEntry) => unknown[] | undefined): EdgeRequest[] {
+export function edgeRequests(
+  model: SpecModel,
+  op: OperationEntry,
+  values: Values,
+  linked: (p: ParameterEntry) => unknown[] | undefined,
+): EdgeRequest[] {
   const out: EdgeRequest[] = [];
   for (const p of op.parameters.filter((x) => x.in !== "path")) {
     const fed = linked(p);
@@ -142,17 +172,34 @@ export function edgeRequests(model: SpecModel, op: OperationEntry, values: Value
     const schema = model.deref({ $ref: `#${pointer}` }, pointer);
     for (const [name, member] of Object.entries((schema.schema?.properties ?? {}) as Record<string, unknown>)) {
       const withMember = (v: unknown) => ({ ...(body as object), [name]: v });
-      const accepts = (v: unknown) => model.validator.validate(pointer, readBack(model, op, withMember(v))).length === 0;
-      const edge = edgeValue(model, member, `${schema.pointer}/properties/${name}`, (body as Record<string, unknown>)[name], accepts);
-      if (edge) out.push({ what: `body member ${name}: ${edge.what}`, values: { ...structuredClone(values), body: { value: withMember(edge.value) } } });
+      const accepts = (v: unknown) =>
+        model.validator.validate(pointer, readBack(model, op, withMember(v))).length === 0;
+      const edge = edgeValue(
+        model,
+        member,
+        `${schema.pointer}/properties/${name}`,
+        (body as Record<string, unknown>)[name],
+        accepts,
+      );
+      if (edge)
+        out.push({
+          what: `body member ${name}: ${edge.what}`,
+          values: { ...structuredClone(values), body: { value: withMember(edge.value) } },
+        });
     }
   }
   return out.slice(0, EDGE_REQUESTS_PER_OPERATION);
 }
 
 /** The phase: each edge request sent; its answer need only be documented and not a server error. */
-export async function edges(ctx: ScenarioContext, op: OperationEntry, values: Values, linked: (p: ParameterEntry) => unknown[] | undefined): Promise<void> {
+export async function edges(
+  ctx: ScenarioContext,
+  op: OperationEntry,
+  values: Values,
+  linked: (p: ParameterEntry) => unknown[] | undefined,
+): Promise<void> {
   const requests = edgeRequests(ctx.model, op, values, linked);
-  if (requests.length === 0) skip("skipped: the document bounds every value of this operation (or sets none the suite can grow)");
+  if (requests.length === 0)
+    skip("skipped: the document bounds every value of this operation (or sets none the suite can grow)");
   for (const r of requests) await ctx.send(toRequest(op, r.values), { intent: "conforming" });
 }

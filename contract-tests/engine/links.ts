@@ -37,14 +37,17 @@ export function evaluate(expr: unknown, ex: Exchange): unknown {
  * id of every result (the account's identifiers, for the isolation phase and for picking unknown ones).
  */
 export function everyValue(expr: unknown, ex: Exchange): unknown[] {
-  if (typeof expr !== "string" || !expr.startsWith("$response.body#")) return [evaluate(expr, ex)].filter((v) => v !== undefined);
+  if (typeof expr !== "string" || !expr.startsWith("$response.body#"))
+    return [evaluate(expr, ex)].filter((v) => v !== undefined);
   const segments = expr.slice("$response.body#".length).split("/").slice(1);
   let current: unknown[] = [ex.response.json];
   for (const seg of segments) {
     const key = seg.replace(/~1/g, "/").replace(/~0/g, "~");
     current = current.flatMap((node) => {
       if (/^\d+$/.test(key) && Array.isArray(node)) return node;
-      return node !== null && typeof node === "object" && key in (node as object) ? [(node as Record<string, unknown>)[key]] : [];
+      return node !== null && typeof node === "object" && key in (node as object)
+        ? [(node as Record<string, unknown>)[key]]
+        : [];
     });
   }
   return current.filter((v) => v !== undefined);
@@ -68,7 +71,13 @@ const linksOf = new WeakMap<OperationEntry[], SourcedLink[]>();
 /** Every link of the document, with the operation and status it leaves from (computed once per operation table). */
 export function allLinks(operations: OperationEntry[]): SourcedLink[] {
   let links = linksOf.get(operations);
-  if (!links) linksOf.set(operations, (links = operations.flatMap((op) => op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))))));
+  if (!links)
+    linksOf.set(
+      operations,
+      (links = operations.flatMap((op) =>
+        op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
+      )),
+    );
   return links;
 }
 

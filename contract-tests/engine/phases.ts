@@ -12,16 +12,32 @@ import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
 import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
-import { baseValues, bodyMedia, cloneValues, bucketOf, exampleProblem, fromWire, readBack, readsAsNoBody, serialize, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import {
+  baseValues,
+  bodyMedia,
+  cloneValues,
+  bucketOf,
+  exampleProblem,
+  fromWire,
+  readBack,
+  readsAsNoBody,
+  serialize,
+  toRequest,
+  withConfiguredMembers,
+  type Values,
+} from "./requests.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 import { dotSegmentIn } from "../boundary.js";
 
-
 /** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
 function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
   requireCompilable(ctx, op);
-  const fromLinks = Object.fromEntries([...linkedValues(ctx, op)].filter(([name]) => op.parameters.some((p) => p.in === "path" && p.name === name)).map(([name, vs]) => [name, vs.at(-1)]));
+  const fromLinks = Object.fromEntries(
+    [...linkedValues(ctx, op)]
+      .filter(([name]) => op.parameters.some((p) => p.in === "path" && p.name === name))
+      .map(([name, vs]) => [name, vs.at(-1)]),
+  );
   const b = baseValues(ctx.model, ctx.settings, op, { ...fromLinks, ...linked });
   if ("skip" in b) skip(b.skip);
   return b.values;
@@ -34,12 +50,19 @@ function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, 
  */
 function pairOf(op: OperationEntry, example: ExampleEntry): string | undefined {
   if (example.unnamed) return undefined;
-  return op.responses.some((r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => !e.unnamed && e.name === example.name))) ? example.name : undefined;
+  return op.responses.some(
+    (r) => /^2/.test(r.status) && r.content.some((m) => m.examples.some((e) => !e.unnamed && e.name === example.name)),
+  )
+    ? example.name
+    : undefined;
 }
 
 /** The media type of the 2xx response whose example is named `name`. */
 function pairMedia(op: OperationEntry, name: string): string | undefined {
-  return op.responses.filter((r) => /^2/.test(r.status)).flatMap((r) => r.content).find((m) => m.examples.some((e) => !e.unnamed && e.name === name))?.mediaType;
+  return op.responses
+    .filter((r) => /^2/.test(r.status))
+    .flatMap((r) => r.content)
+    .find((m) => m.examples.some((e) => !e.unnamed && e.name === name))?.mediaType;
 }
 
 /**
@@ -51,11 +74,27 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     const status = /^\d{3}$/.test(r.status) ? Number(r.status) : Number(`${r.status[0]}00`) || 200;
     for (const m of r.content)
       for (const e of m.examples) {
-        const request = { method: op.method, url: `(documented ${r.status} example "${e.name}")`, path: op.path, query: {}, headers: {} };
+        const request = {
+          method: op.method,
+          url: `(documented ${r.status} example "${e.name}")`,
+          path: op.path,
+          query: {},
+          headers: {},
+        };
         // A text example is its text; any other is the JSON it shows.
         const bodyText = typeof e.value === "string" && !isJsonMedia(m.mediaType) ? e.value : JSON.stringify(e.value);
-        const response = { status, headers: {}, contentType: m.mediaType, bodyText, json: e.value, bodyBytes: 0, elapsedMs: 0 };
-        ctx.verdict.check({ operation: op.operationId, request, response, documented: true }, [], { intent: "conforming" });
+        const response = {
+          status,
+          headers: {},
+          contentType: m.mediaType,
+          bodyText,
+          json: e.value,
+          bodyBytes: 0,
+          elapsedMs: 0,
+        };
+        ctx.verdict.check({ operation: op.operationId, request, response, documented: true }, [], {
+          intent: "conforming",
+        });
       }
   }
   const values = base(ctx, op);
@@ -63,7 +102,11 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
   for (const e of bodyMedia(op)?.examples ?? []) {
     const body = withConfiguredMembers(ctx.settings, op, structuredClone(e.value));
-    sends.push({ values: { ...cloneValues(values), body: { value: body } }, pair: pairOf(op, e), doubt: exampleProblem(ctx.model, op, "body", body) });
+    sends.push({
+      values: { ...cloneValues(values), body: { value: body } },
+      pair: pairOf(op, e),
+      doubt: exampleProblem(ctx.model, op, "body", body),
+    });
   }
   for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
@@ -73,19 +116,33 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       if (value === undefined) continue;
       const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = live && isArraySchema(ctx.model, p.schema) && !Array.isArray(value) ? [value] : value;
-      sends.push({ values: v, pair: live ? undefined : pairOf(op, e), doubt: live ? undefined : exampleProblem(ctx.model, op, p, value) });
+      sends.push({
+        values: v,
+        pair: live ? undefined : pairOf(op, e),
+        doubt: live ? undefined : exampleProblem(ctx.model, op, p, value),
+      });
     }
   for (const s of sends) {
     // The mock is asked for the pair's response example by name, in the media type that holds it.
     const media = s.pair ? pairMedia(op, s.pair) : undefined;
-    const extra: Partial<RequestSpec> = s.pair ? { pairedExample: s.pair, ...(ctx.settings.kind === "mock" ? { headers: { prefer: `example=${s.pair}`, ...(media ? { accept: media } : {}) } } : {}) } : {};
+    const extra: Partial<RequestSpec> = s.pair
+      ? {
+          pairedExample: s.pair,
+          ...(ctx.settings.kind === "mock"
+            ? { headers: { prefer: `example=${s.pair}`, ...(media ? { accept: media } : {}) } }
+            : {}),
+        }
+      : {};
     await ctx.send(toRequest(op, s.values, extra), s.doubt ? { inDoubt: s.doubt } : {});
   }
 }
 
 /** A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
 function refuseDotValue(link: string, source: string, name: string, value: unknown): void {
-  if (typeof value === "string" && dotSegmentIn(value) !== undefined) skip(`skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`);
+  if (typeof value === "string" && dotSegmentIn(value) !== undefined)
+    skip(
+      `skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`,
+    );
 }
 
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
@@ -104,7 +161,9 @@ function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unk
 
 /** Skips the phase, naming the document's problem, when a schema the requests are built from cannot be compiled. */
 function requireCompilable(ctx: ScenarioContext, op: OperationEntry): void {
-  const pointers = [bodyMedia(op)?.schemaPointer, ...op.parameters.map((p) => p.schemaPointer)].filter((p): p is string => Boolean(p));
+  const pointers = [bodyMedia(op)?.schemaPointer, ...op.parameters.map((p) => p.schemaPointer)].filter(
+    (p): p is string => Boolean(p),
+  );
   for (const pointer of pointers) {
     const problem = ctx.model.validator.problem(pointer);
     if (problem) skip(`skipped: ${problem}`);
@@ -119,7 +178,9 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count, ctx.settings.seed) : [];
   const linked = linkedValues(ctx, op);
   const optional = op.parameters.filter((p) => p.in !== "path" && !p.required);
-  const samples = new Map(optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, ctx.settings.seed + p.name.length)]));
+  const samples = new Map(
+    optional.map((p) => [p.name, validSamples(ctx.model, p.schemaPointer, count, ctx.settings.seed + p.name.length)]),
+  );
   for (let i = 0; i < count; i++) {
     const v = cloneValues(values);
     if (bodies.length) v.body = { value: withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length]) };
@@ -127,8 +188,13 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       if ((i + j) % 2 !== 0) return;
       // On a live target an identifier the document links to must exist: link-fed parameters use linked values only.
       const fed = linked.get(p.name);
-      const value = fed ? fed[i % fed.length] : ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name) ? undefined : samples.get(p.name)?.[i];
-      if (value !== undefined) bucketOf(v, p.in)[p.name] = Array.isArray(value) || !isArraySchema(ctx.model, p.schema) ? value : [value];
+      const value = fed
+        ? fed[i % fed.length]
+        : ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name)
+          ? undefined
+          : samples.get(p.name)?.[i];
+      if (value !== undefined)
+        bucketOf(v, p.in)[p.name] = Array.isArray(value) || !isArraySchema(ctx.model, p.schema) ? value : [value];
     });
     await ctx.send(toRequest(op, v));
   }
@@ -136,48 +202,83 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const valid = (pointer: string, value: unknown) => ctx.model.validator.validate(pointer, value).length === 0;
   const bounds: Array<{ v: Values }> = [];
   for (const p of optional)
-    for (const b of boundaries(ctx.model, p.schema)) if (valid(p.schemaPointer, b.value)) bounds.push({ v: { ...cloneValues(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
-  const bodySchema = body?.schemaPointer ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema : undefined;
+    for (const b of boundaries(ctx.model, p.schema))
+      if (valid(p.schemaPointer, b.value))
+        bounds.push({ v: { ...cloneValues(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
+  const bodySchema = body?.schemaPointer
+    ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema
+    : undefined;
   if (values.body && bodySchema?.properties)
     for (const [name, s] of Object.entries(bodySchema.properties as Record<string, unknown>))
       for (const b of boundaries(ctx.model, s)) {
         const candidate = { ...(values.body.value as object), [name]: b.value };
-        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate))) bounds.push({ v: { ...cloneValues(values), body: { value: candidate } } });
+        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate)))
+          bounds.push({ v: { ...cloneValues(values), body: { value: candidate } } });
       }
   for (const { v } of bounds.slice(0, ctx.settings.kind === "live" ? 2 : 8)) await ctx.send(toRequest(op, v));
 }
 
 const isArraySchema = (model: SpecModel, schema: unknown) => model.deref(schema, "").schema?.type === "array";
 const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
-  allLinks(model.operations).some((l) => l.link.operationId === op.operationId && Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name));
+  allLinks(model.operations).some(
+    (l) =>
+      l.link.operationId === op.operationId &&
+      Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name),
+  );
 
 /** Requests the document rules out, each expected to get a 4xx. */
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   const values = base(ctx, op);
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
-  const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) => cases.push({ spec, what, demand, ambiguous });
+  const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) =>
+    cases.push({ spec, what, demand, ambiguous });
   const body = bodyMedia(op);
   const pointer = body?.schemaPointer;
   if (op.requestBody && values.body && pointer) {
-    const invalid = (candidate: unknown) => ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
+    const invalid = (candidate: unknown) =>
+      ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
     const noBody = toRequest(op, { ...values, body: undefined } as Values);
     if (op.requestBody.required) add(noBody, "no body where one is required");
     if (isJsonMedia(body.mediaType)) {
-      add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value), contentType: "text/plain", json: undefined }), "a JSON body sent as text/plain");
-      add(toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }), "malformed JSON");
+      add(
+        toRequest(op, values, {
+          rawBody: JSON.stringify(values.body.value),
+          contentType: "text/plain",
+          json: undefined,
+        }),
+        "a JSON body sent as text/plain",
+      );
+      add(
+        toRequest(op, values, { rawBody: JSON.stringify(values.body.value).slice(0, -1) || "{", json: undefined }),
+        "malformed JSON",
+      );
     }
     const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
-    const bodies: Array<[unknown, string, Mutation["demand"]]> = [...invalidValues(ctx.model, { $ref: `#${pointer}` }), ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value)].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
+    const bodies: Array<[unknown, string, Mutation["demand"]]> = [
+      ...invalidValues(ctx.model, { $ref: `#${pointer}` }),
+      ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value),
+    ].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
     bodies.push([{}, "an empty object", "error"]);
     for (const name of (schema.required as string[] | undefined) ?? []) {
       const { [name]: _dropped, ...rest } = values.body.value as Record<string, unknown>;
       bodies.push([rest, `missing required member ${name}`, "error"]);
     }
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
-      for (const m of [...invalidValues(ctx.model, s), ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, (values.body.value as Record<string, unknown>)[name])]) bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+      for (const m of [
+        ...invalidValues(ctx.model, s),
+        ...moreInvalidValues(
+          ctx.model,
+          s,
+          `${at}/properties/${name}`,
+          (values.body.value as Record<string, unknown>)[name],
+        ),
+      ])
+        bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
     const leftOut = (candidate: unknown) => !op.requestBody?.required && readsAsNoBody(op, candidate);
-    for (const [candidate, what, demand] of bodies) if (invalid(candidate) && !leftOut(candidate)) add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+    for (const [candidate, what, demand] of bodies)
+      if (invalid(candidate) && !leftOut(candidate))
+        add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
   // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
   for (const p of requiredParameters(op)) {
@@ -186,10 +287,16 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     add(toRequest(op, v), `required ${p.in} parameter ${p.name} left out`);
   }
   for (const p of op.parameters)
-    for (const m of [...invalidValues(ctx.model, p.schema), ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name])]) {
+    for (const m of [
+      ...invalidValues(ctx.model, p.schema),
+      ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name]),
+    ]) {
       const wire = serialize(p, m.value);
       // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
-      const errors = p.in === "path" && (wire === "" || m.value === null) ? [] : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
+      const errors =
+        p.in === "path" && (wire === "" || m.value === null)
+          ? []
+          : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
       if (errors.length === 0) continue;
       const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = m.value;
@@ -198,18 +305,33 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
       // An object written by a style (no JSON content) has no wire form for a non-object: its rejection is implied too.
       const styledObject = p.contentType === undefined && ctx.model.deref(p.schema, "").schema?.type === "object";
-      add(toRequest(op, v), `${p.in} parameter ${p.name}: ${m.what}; ${sent}`, wire === "" || styledObject ? "warning" : m.demand, wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")));
+      add(
+        toRequest(op, v),
+        `${p.in} parameter ${p.name}: ${m.what}; ${sent}`,
+        wire === "" || styledObject ? "warning" : m.demand,
+        wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")),
+      );
     }
   if (cases.length === 0) skip("skipped: the document rules out no input of this operation");
-  for (const c of cases) await ctx.send(c.spec, { intent: "rejection", demand: c.demand, mutation: c.what, ...(c.ambiguous ? { ambiguous: true } : {}) });
+  for (const c of cases)
+    await ctx.send(c.spec, {
+      intent: "rejection",
+      demand: c.demand,
+      mutation: c.what,
+      ...(c.ambiguous ? { ambiguous: true } : {}),
+    });
 }
 
 /** No key, an empty key, a wrong key: each refused with a 4xx. */
 async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   const plan = authPlan(op);
   if (plan.kind === "none" && !plan.optional) skip("skipped: the operation requires no authentication");
-  if (plan.kind !== "unsupported" && plan.optional) skip("skipped: the document lets the operation be called without a credential (an empty security alternative, {})");
-  if (plan.kind === "unsupported") skip(`skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`);
+  if (plan.kind !== "unsupported" && plan.optional)
+    skip("skipped: the document lets the operation be called without a credential (an empty security alternative, {})");
+  if (plan.kind === "unsupported")
+    skip(
+      `skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`,
+    );
   const spec = toRequest(op, base(ctx, op));
   await ctx.send({ ...spec, key: "none" }, { intent: "no-key" });
   // Against the mock only: on a live target such a probe is a wrong credential, which must be refused.
@@ -222,12 +344,20 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
 /** Follows a link with values from a successful response, and with well-formed values that do not exist. */
 async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<void> {
   const { source, link } = sourced;
-  if (!ctx.model.has(link.operationId)) skip(`skipped: the link names an operation the document does not have (${link.operationId})`);
+  if (!ctx.model.has(link.operationId))
+    skip(`skipped: the link names an operation the document does not have (${link.operationId})`);
   const target = ctx.model.operation(link.operationId);
-  if (ctx.settings.kind === "live" && !target.safe) skip("skipped: against a live target, links into an operation that changes data are not followed");
-  const from = (ctx.state.successes.get(source) ?? []).filter((ex) => ex.response.status === Number(sourced.status) || !/^\d+$/.test(sourced.status)).at(-1);
+  if (ctx.settings.kind === "live" && !target.safe)
+    skip("skipped: against a live target, links into an operation that changes data are not followed");
+  const from = (ctx.state.successes.get(source) ?? [])
+    .filter((ex) => ex.response.status === Number(sourced.status) || !/^\d+$/.test(sourced.status))
+    .at(-1);
   if (!from) skip(`skipped: no successful ${source} response to follow the link from`);
-  const params = Object.entries(link.parameters).map(([name, expr]) => ({ p: linkParameter(target, name), value: evaluate(expr, from), all: everyValue(expr, from) }));
+  const params = Object.entries(link.parameters).map(([name, expr]) => ({
+    p: linkParameter(target, name),
+    value: evaluate(expr, from),
+    all: everyValue(expr, from),
+  }));
   const usable = params.filter((x) => x.p && x.value !== undefined);
   for (const x of usable) if (x.p!.in === "path") refuseDotValue(link.name, source, x.p!.name, x.value);
   if (usable.length === 0) skip(`skipped: the link's expressions found nothing in the ${source} response`);
@@ -235,7 +365,10 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
   const values = base(ctx, target, linkedPath);
   const put = (v: Values, name: string, inWhere: string, value: unknown) => {
     const bucket = bucketOf(v, inWhere);
-    bucket[name] = isArraySchema(ctx.model, target.parameters.find((x) => x.name === name)?.schema) && !Array.isArray(value) ? [value] : value;
+    bucket[name] =
+      isArraySchema(ctx.model, target.parameters.find((x) => x.name === name)?.schema) && !Array.isArray(value)
+        ? [value]
+        : value;
   };
   const fed = cloneValues(values);
   for (const x of usable) put(fed, x.p!.name, x.p!.in, x.value);
@@ -243,11 +376,18 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
   // A well-formed identifier that does not exist, in place of each linked string value.
   for (const x of usable.filter((u) => typeof u.value === "string" && (target.safe || ctx.settings.kind === "mock"))) {
     const seen = new Set(x.all.map(String));
-    const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, ctx.settings.seed + 7).map((v) => (Array.isArray(v) ? v[0] : v)).find((v) => typeof v === "string" && !seen.has(v));
+    const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, ctx.settings.seed + 7)
+      .map((v) => (Array.isArray(v) ? v[0] : v))
+      .find((v) => typeof v === "string" && !seen.has(v));
     if (unknown === undefined) continue;
     const v = cloneValues(fed);
     put(v, x.p!.name, x.p!.in, unknown);
-    await ctx.send(toRequest(target, v), { intent: "unknown-resource", unknownIn: x.p!.in as "path", foreignIds: [unknown as string], linked: link.name });
+    await ctx.send(toRequest(target, v), {
+      intent: "unknown-resource",
+      unknownIn: x.p!.in as "path",
+      foreignIds: [unknown as string],
+      linked: link.name,
+    });
   }
 }
 
@@ -257,7 +397,13 @@ async function isolation(ctx: ScenarioContext, op: OperationEntry, links: Source
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
   const spec = toRequest(op, base(ctx, op));
   const mine = await ctx.send(spec);
-  const ids = [...new Set(links.flatMap((l) => Object.values(l.link.parameters).flatMap((e) => everyValue(e, mine))).filter((v): v is string => typeof v === "string"))];
+  const ids = [
+    ...new Set(
+      links
+        .flatMap((l) => Object.values(l.link.parameters).flatMap((e) => everyValue(e, mine)))
+        .filter((v): v is string => typeof v === "string"),
+    ),
+  ];
   if (ids.length === 0) skip("skipped: needs records on the first account (its response named no identifier)");
   await ctx.send({ ...spec, key: "second" }, { intent: "other-account", foreignIds: ids });
   for (const { link } of links) {
@@ -278,22 +424,78 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
   const id = op.operationId;
   const links = allLinks(model.operations).filter((l) => l.source === id);
   const out: Scenario[] = [
-    { id: `${id}/examples`, operation: id, phase: "examples", title: "examples: every documented request example is answered as documented; every documented response example matches its schema", run: (c) => examples(c, op) },
-    { id: `${id}/positive`, operation: id, phase: "positive", title: `positive data: ${settings.examples} valid generated requests and boundary values are accepted with documented answers`, run: (c) => positive(c, op) },
-    { id: `${id}/negative`, operation: id, phase: "negative", title: "negative data: requests the document rules out get a 4xx, never a 2xx or 5xx", run: (c) => negative(c, op) },
-    { id: `${id}/auth`, operation: id, phase: "auth", title: "auth: no key, an empty key and a wrong key are each refused with a 4xx", run: (c) => auth(c, op) },
+    {
+      id: `${id}/examples`,
+      operation: id,
+      phase: "examples",
+      title:
+        "examples: every documented request example is answered as documented; every documented response example matches its schema",
+      run: (c) => examples(c, op),
+    },
+    {
+      id: `${id}/positive`,
+      operation: id,
+      phase: "positive",
+      title: `positive data: ${settings.examples} valid generated requests and boundary values are accepted with documented answers`,
+      run: (c) => positive(c, op),
+    },
+    {
+      id: `${id}/negative`,
+      operation: id,
+      phase: "negative",
+      title: "negative data: requests the document rules out get a 4xx, never a 2xx or 5xx",
+      run: (c) => negative(c, op),
+    },
+    {
+      id: `${id}/auth`,
+      operation: id,
+      phase: "auth",
+      title: "auth: no key, an empty key and a wrong key are each refused with a 4xx",
+      run: (c) => auth(c, op),
+    },
   ];
   for (const l of links)
-    out.push({ id: `${id}/links/${l.link.name}`, operation: id, phase: "links", title: `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; the linked resource is available and unknown ones are not`, run: (c) => followLink(c, l) });
+    out.push({
+      id: `${id}/links/${l.link.name}`,
+      operation: id,
+      phase: "links",
+      title: `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; the linked resource is available and unknown ones are not`,
+      run: (c) => followLink(c, l),
+    });
   if (op.safe && links.length > 0)
-    out.push({ id: `${id}/isolation`, operation: id, phase: "isolation", title: "isolation: another account's key never sees this account's records", run: (c) => isolation(c, op, links) });
+    out.push({
+      id: `${id}/isolation`,
+      operation: id,
+      phase: "isolation",
+      title: "isolation: another account's key never sees this account's records",
+      run: (c) => isolation(c, op, links),
+    });
   // Last: an edge answer (an empty page far beyond the end) is no response for a link to start from.
   const method = unsupportedMethodFor(model, settings, op);
-  if (method) out.push({ id: `${id}/unsupported-method`, operation: id, phase: "unsupported-method", title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`, run: (c) => unsupportedMethod(c, op, method) });
-  if (hasEdges(model.forRequests, op)) out.push({ id: `${id}/edges`, operation: id, phase: "edges", title: "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx", run: (c) => {
-    // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).
-    let fed: Map<string, unknown[]> | undefined;
-    return edges(c, op, base(c, op), (p) => (isLinkTarget(c.model, op, p.name) && c.settings.kind === "live" ? ((fed ??= linkedValues(c, op)).get(p.name) ?? []) : undefined));
-  } });
+  if (method)
+    out.push({
+      id: `${id}/unsupported-method`,
+      operation: id,
+      phase: "unsupported-method",
+      title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`,
+      run: (c) => unsupportedMethod(c, op, method),
+    });
+  if (hasEdges(model.forRequests, op))
+    out.push({
+      id: `${id}/edges`,
+      operation: id,
+      phase: "edges",
+      title:
+        "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items) get a documented answer, never a 5xx",
+      run: (c) => {
+        // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).
+        let fed: Map<string, unknown[]> | undefined;
+        return edges(c, op, base(c, op), (p) =>
+          isLinkTarget(c.model, op, p.name) && c.settings.kind === "live"
+            ? ((fed ??= linkedValues(c, op)).get(p.name) ?? [])
+            : undefined,
+        );
+      },
+    });
   return out;
 }

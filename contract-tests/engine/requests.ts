@@ -3,7 +3,13 @@
  * serialised the way the document says (style, explode), and where each value comes from: the settings
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
-import { essence, isJsonMedia, type MediaEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import {
+  essence,
+  isJsonMedia,
+  type MediaEntry,
+  type OperationEntry,
+  type ParameterEntry,
+} from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model.js";
 import { configuredValue, type Settings } from "../settings.js";
@@ -26,7 +32,8 @@ export const emptyValues = (): Values => ({ path: dict(), query: dict(), header:
  * A map of names to values without a prototype: a parameter or member named `__proto__`, `constructor` or
  * `toString` (the document names them) is an ordinary entry, never the prototype's.
  */
-export const dict = <T = unknown>(from: Record<string, T> = {}): Record<string, T> => Object.assign(Object.create(null) as Record<string, T>, from);
+export const dict = <T = unknown>(from: Record<string, T> = {}): Record<string, T> =>
+  Object.assign(Object.create(null) as Record<string, T>, from);
 
 /** A deep copy of values whose buckets stay prototype-free maps. */
 export function cloneValues(v: Values): Values {
@@ -36,7 +43,13 @@ export function cloneValues(v: Values): Values {
 
 /** The values of one parameter location (`path`, `query`, `header` or `cookie`). */
 export function bucketOf(values: Values, where: string): Record<string, unknown> {
-  return where === "query" ? values.query : where === "header" ? values.header : where === "cookie" ? values.cookie : values.path;
+  return where === "query"
+    ? values.query
+    : where === "header"
+      ? values.header
+      : where === "cookie"
+        ? values.cookie
+        : values.path;
 }
 
 const textOf = (v: unknown) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
@@ -54,7 +67,10 @@ export function serialize(p: ParameterEntry, value: unknown): string | string[] 
     if (p.in === "query" && p.style === "form" && p.explode) return items;
     return items.join(p.style === "spaceDelimited" ? " " : p.style === "pipeDelimited" ? "|" : ",");
   }
-  if (isMapping(value)) return objectEntries(value).map(([k, v]) => (p.explode ? `${k}=${textOf(v)}` : `${k},${textOf(v)}`)).join(",");
+  if (isMapping(value))
+    return objectEntries(value)
+      .map(([k, v]) => (p.explode ? `${k}=${textOf(v)}` : `${k},${textOf(v)}`))
+      .join(",");
   return textOf(value);
 }
 
@@ -75,7 +91,12 @@ function pathSegment(p: ParameterEntry | undefined, name: string, value: unknown
   if (!p) return encodeURIComponent(textOf(value));
   const enc = (t: string) => encodeURIComponent(t).replace(/%2C/gi, ",");
   // An object's members: `k=v` each when exploded, else `k,v`.
-  const members = isMapping(value) && p.contentType === undefined ? objectEntries(value).map(([k, v]) => (p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`)) : undefined;
+  const members =
+    isMapping(value) && p.contentType === undefined
+      ? objectEntries(value).map(([k, v]) =>
+          p.explode ? `${enc(k)}=${enc(textOf(v))}` : `${enc(k)},${enc(textOf(v))}`,
+        )
+      : undefined;
   const items = Array.isArray(value) ? value.map((v) => enc(textOf(v))) : [enc(textOf(value))];
   if (p.style === "label") return `.${(members ?? items).join(p.explode ? "." : ",")}`;
   if (p.style === "matrix") {
@@ -89,12 +110,17 @@ function pathSegment(p: ParameterEntry | undefined, name: string, value: unknown
 
 /** The path with its parameters filled in (each value percent-encoded, as its style writes it). */
 export function expandPath(op: OperationEntry, path: Record<string, unknown>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => pathSegment(op.parameters.find((x) => x.in === "path" && x.name === name), name, path[name]));
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+    pathSegment(
+      op.parameters.find((x) => x.in === "path" && x.name === name),
+      name,
+      path[name],
+    ),
+  );
 }
 
 const FORM_MEDIA = /^application\/x-www-form-urlencoded\b/i;
 const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
-
 
 /**
  * The media type the suite sends an operation's body as: JSON when the operation takes JSON, else a URL-encoded
@@ -104,8 +130,15 @@ export function bodyMedia(op: OperationEntry) {
   const content = op.requestBody?.content ?? [];
   // application/json itself first, then any other concrete JSON type, then a JSON range (application/*+json).
   const json = content.filter((m) => isJsonMedia(m.mediaType));
-  const exact = json.find((m) => essence(m.mediaType) === "application/json") ?? json.find((m) => !m.mediaType.includes("*"));
-  return exact ?? json[0] ?? content.find((m) => FORM_MEDIA.test(m.mediaType)) ?? content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ?? content.find((m) => /^text\//i.test(m.mediaType));
+  const exact =
+    json.find((m) => essence(m.mediaType) === "application/json") ?? json.find((m) => !m.mediaType.includes("*"));
+  return (
+    exact ??
+    json[0] ??
+    content.find((m) => FORM_MEDIA.test(m.mediaType)) ??
+    content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ??
+    content.find((m) => /^text\//i.test(m.mediaType))
+  );
 }
 
 /** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
@@ -118,7 +151,16 @@ type Encoding = NonNullable<MediaEntry["encoding"]>;
 function formMember(name: string, encoding: Encoding, schema: unknown = {}): ParameterEntry {
   const e = encoding[name] ?? {};
   const style = e.style ?? "form";
-  return { name, in: "query", required: false, style, explode: e.explode ?? style === "form", schema, schemaPointer: "", examples: [] };
+  return {
+    name,
+    in: "query",
+    required: false,
+    style,
+    explode: e.explode ?? style === "form",
+    schema,
+    schemaPointer: "",
+    examples: [],
+  };
 }
 
 /** A member the Encoding Object gives a JSON media type (or, in a multipart form, an object: its default media is JSON). */
@@ -137,7 +179,10 @@ function formFields(value: unknown, encoding: Encoding = {}, multipart = false):
   return Object.entries(value).flatMap(([k, v]): Array<[string, string]> => {
     if (v === undefined) return [];
     if (jsonMember(encoding, k, v, multipart)) return [[k, JSON.stringify(v)]];
-    if (multipart || v === null || typeof v !== "object") return (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined).map((x): [string, string] => [k, fieldText(x)]);
+    if (multipart || v === null || typeof v !== "object")
+      return (Array.isArray(v) ? v : [v])
+        .filter((x) => x !== undefined)
+        .map((x): [string, string] => [k, fieldText(x)]);
     return queryPairs(formMember(k, encoding), v);
   });
 }
@@ -146,20 +191,31 @@ function formFields(value: unknown, encoding: Encoding = {}, multipart = false):
 export function readsAsNoBody(op: OperationEntry, value: unknown): boolean {
   const media = bodyMedia(op);
   if (!media || isJsonMedia(media.mediaType)) return false;
-  if (FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType)) return formFields(value, media.encoding, MULTIPART_MEDIA.test(media.mediaType)).length === 0;
+  if (FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType))
+    return formFields(value, media.encoding, MULTIPART_MEDIA.test(media.mediaType)).length === 0;
   return fieldText(value) === "";
 }
 
 const MULTIPART_BOUNDARY = "webauto-contract-suite-boundary-7c1e";
 
 /** A body value written as `mediaType` says: the text sent and its Content-Type. */
-export function encodeBody(mediaType: string, value: unknown, encoding: Encoding = {}): { rawBody: string; contentType: string } {
+export function encodeBody(
+  mediaType: string,
+  value: unknown,
+  encoding: Encoding = {},
+): { rawBody: string; contentType: string } {
   const type = mediaType.split(";")[0]!.trim();
-  if (FORM_MEDIA.test(type)) return { rawBody: new URLSearchParams(formFields(value, encoding)).toString(), contentType: type };
+  if (FORM_MEDIA.test(type))
+    return { rawBody: new URLSearchParams(formFields(value, encoding)).toString(), contentType: type };
   if (MULTIPART_MEDIA.test(type)) {
     const quote = (name: string) => name.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
-    const parts = formFields(value, encoding, true).map(([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`);
-    return { rawBody: `${parts.join("")}--${MULTIPART_BOUNDARY}--\r\n`, contentType: `${type}; boundary=${MULTIPART_BOUNDARY}` };
+    const parts = formFields(value, encoding, true).map(
+      ([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`,
+    );
+    return {
+      rawBody: `${parts.join("")}--${MULTIPART_BOUNDARY}--\r\n`,
+      contentType: `${type}; boundary=${MULTIPART_BOUNDARY}`,
+    };
   }
   if (isJsonMedia(type)) return { rawBody: JSON.stringify(value), contentType: type };
   return { rawBody: fieldText(value), contentType: type };
@@ -182,7 +238,8 @@ function concreteMedia(mediaType: string): string {
 function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
   const media = bodyMedia(op);
   const type = media && concreteMedia(media.mediaType);
-  if (!media || isJsonMedia(media.mediaType)) return { json: value, ...(type && !/^application\/json\b/i.test(type) ? { contentType: type } : {}) };
+  if (!media || isJsonMedia(media.mediaType))
+    return { json: value, ...(type && !/^application\/json\b/i.test(type) ? { contentType: type } : {}) };
   return { json: value, ...encodeBody(type!, value, media.encoding) };
 }
 
@@ -194,7 +251,12 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     if (value === undefined || !p) continue;
     for (const [key, text] of queryPairs(p, value)) {
       const seen = query[key];
-      query[key] = seen === undefined ? (p.style === "form" && p.explode && Array.isArray(value) ? [text] : text) : [...[seen].flat(), text];
+      query[key] =
+        seen === undefined
+          ? p.style === "form" && p.explode && Array.isArray(value)
+            ? [text]
+            : text
+          : [...[seen].flat(), text];
     }
   }
   const headers: Record<string, string> = dict();
@@ -203,8 +265,11 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     const text = p ? serialize(p, value) : String(value);
     return Array.isArray(text) ? text.join(",") : text;
   };
-  for (const [name, value] of Object.entries(values.header)) if (value !== undefined) headers[name] = wire("header", name, value);
-  const cookies = Object.entries(values.cookie ?? {}).filter(([, v]) => v !== undefined).map(([name, v]) => `${name}=${encodeURIComponent(wire("cookie", name, v))}`);
+  for (const [name, value] of Object.entries(values.header))
+    if (value !== undefined) headers[name] = wire("header", name, value);
+  const cookies = Object.entries(values.cookie ?? {})
+    .filter(([, v]) => v !== undefined)
+    .map(([name, v]) => `${name}=${encodeURIComponent(wire("cookie", name, v))}`);
   if (cookies.length) headers.cookie = cookies.join("; ");
   return {
     operation: op.operationId,
@@ -224,7 +289,11 @@ export function fromWire(model: SpecModel, p: ParameterEntry, wire: string | str
   const s = model.deref(p.schema, "").schema ?? {};
   const types: string[] = s.type === undefined ? [] : [s.type].flat();
   const scalar = (text: string, t: string[]): unknown =>
-    (t.includes("integer") || t.includes("number")) && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : t.includes("boolean") && (text === "true" || text === "false") ? text === "true" : text;
+    (t.includes("integer") || t.includes("number")) && /^-?\d+(\.\d+)?$/.test(text)
+      ? Number(text)
+      : t.includes("boolean") && (text === "true" || text === "false")
+        ? text === "true"
+        : text;
   const whole = Array.isArray(wire) ? wire.join(",") : wire;
   if (p.contentType !== undefined && isJsonMedia(p.contentType)) {
     try {
@@ -236,14 +305,22 @@ export function fromWire(model: SpecModel, p: ParameterEntry, wire: string | str
   if (types.includes("object") && whole !== "") {
     // `k,v,k2,v2` (or `k=v,k2=v2` exploded) back to an object, each member read as its property's type.
     const parts = whole.split(",");
-    const pairs = p.explode ? parts.map((x) => x.split("=") as [string, string?]) : parts.flatMap((x, i) => (i % 2 === 0 ? [[x, parts[i + 1]] as [string, string?]] : []));
+    const pairs = p.explode
+      ? parts.map((x) => x.split("=") as [string, string?])
+      : parts.flatMap((x, i) => (i % 2 === 0 ? [[x, parts[i + 1]] as [string, string?]] : []));
     if (pairs.every(([, v]) => v !== undefined)) {
       const props = (s.properties ?? {}) as Record<string, unknown>;
-      return Object.fromEntries(pairs.map(([k, v]) => [k, scalar(v!, [model.deref(props[k] ?? {}, "").schema?.type ?? []].flat())]));
+      return Object.fromEntries(
+        pairs.map(([k, v]) => [k, scalar(v!, [model.deref(props[k] ?? {}, "").schema?.type ?? []].flat())]),
+      );
     }
   }
   if (types.includes("array")) {
-    const items: string[] = Array.isArray(wire) ? wire : wire === "" ? [] : wire.split(p.style === "pipeDelimited" ? "|" : p.style === "spaceDelimited" ? " " : ",");
+    const items: string[] = Array.isArray(wire)
+      ? wire
+      : wire === ""
+        ? []
+        : wire.split(p.style === "pipeDelimited" ? "|" : p.style === "spaceDelimited" ? " " : ",");
     const itemTypes: string[] = [model.deref(s.items ?? {}, "").schema?.type ?? []].flat();
     return items.map((i) => scalar(i, itemTypes));
   }
@@ -259,7 +336,9 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
   const media = bodyMedia(op);
   if (!media || isJsonMedia(media.mediaType)) return value;
   if (!FORM_MEDIA.test(media.mediaType) && !MULTIPART_MEDIA.test(media.mediaType)) return fieldText(value);
-  const schema = media.schemaPointer ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {}) : {};
+  const schema = media.schemaPointer
+    ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {})
+    : {};
   const multipart = MULTIPART_MEDIA.test(media.mediaType);
   const encoding = media.encoding ?? {};
   const out: Record<string, unknown> = dict();
@@ -269,8 +348,14 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
     // A JSON member reads back as the JSON it is; any other as its text, read as its property's type.
     if (jsonMember(encoding, name, v, multipart)) out[name] = JSON.parse(JSON.stringify(v)) as unknown;
     else {
-      const p = multipart ? formMember(name, {}, schema.properties?.[name]) : formMember(name, encoding, schema.properties?.[name]);
-      out[name] = fromWire(model, p, v === null ? "" : multipart && Array.isArray(v) ? v.map(fieldText) : multipart ? fieldText(v) : serialize(p, v));
+      const p = multipart
+        ? formMember(name, {}, schema.properties?.[name])
+        : formMember(name, encoding, schema.properties?.[name]);
+      out[name] = fromWire(
+        model,
+        p,
+        v === null ? "" : multipart && Array.isArray(v) ? v.map(fieldText) : multipart ? fieldText(v) : serialize(p, v),
+      );
     }
   }
   return out;
@@ -280,16 +365,29 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
 export type BaseValues = { values: Values; pairedWith?: string } | { skip: string };
 
 /** Why a documented example breaks its own schema (read as the server reads it), or undefined when it is valid. */
-export function exampleProblem(model: SpecModel, op: OperationEntry, where: ParameterEntry | "body", value: unknown): string | undefined {
+export function exampleProblem(
+  model: SpecModel,
+  op: OperationEntry,
+  where: ParameterEntry | "body",
+  value: unknown,
+): string | undefined {
   const pointer = where === "body" ? bodyMedia(op)?.schemaPointer : where.schemaPointer;
   if (!pointer) return undefined;
   const read = where === "body" ? readBack(model, op, value) : fromWire(model, where, serialize(where, value));
   const [err] = model.validator.validate(pointer, read);
-  return err ? `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise` : undefined;
+  return err
+    ? `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise`
+    : undefined;
 }
 
 /** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
-export function parameterValue(model: SpecModel, settings: Settings, op: OperationEntry, p: ParameterEntry, useExamples: boolean): { value: unknown } | undefined {
+export function parameterValue(
+  model: SpecModel,
+  settings: Settings,
+  op: OperationEntry,
+  p: ParameterEntry,
+  useExamples: boolean,
+): { value: unknown } | undefined {
   const configured = configuredValue(settings, op.operationId, p.name);
   if (configured.found) return { value: configured.value };
   const example = useExamples ? p.examples.find((e) => !exampleProblem(model, op, p, e.value)) : undefined;
@@ -304,7 +402,14 @@ export function withConfiguredMembers(settings: Settings, op: OperationEntry, bo
   const out = dict(body as Record<string, unknown>);
   for (const key of Object.keys(settings.params)) {
     const [opId, name] = key.includes(".") ? key.split(".", 2) : [op.operationId, key];
-    if (opId === op.operationId && name && name !== except && !op.parameters.some((p) => p.name === name) && (Object.hasOwn(out, name) || key.includes("."))) out[name] = settings.params[key];
+    if (
+      opId === op.operationId &&
+      name &&
+      name !== except &&
+      !op.parameters.some((p) => p.name === name) &&
+      (Object.hasOwn(out, name) || key.includes("."))
+    )
+      out[name] = settings.params[key];
   }
   return out;
 }
@@ -317,7 +422,12 @@ const TRANSPORT_HEADERS = new Set(["accept-encoding", "accept-language", "sec-fe
  * data. On a live target the path parameters of an operation that changes state come only from the settings
  * (the suite never writes to a resource it was not given), and those of a safe one from the settings or `linked`.
  */
-export function baseValues(model: SpecModel, settings: Settings, op: OperationEntry, linked: Record<string, unknown> = {}): BaseValues {
+export function baseValues(
+  model: SpecModel,
+  settings: Settings,
+  op: OperationEntry,
+  linked: Record<string, unknown> = {},
+): BaseValues {
   const live = settings.kind === "live";
   const values = emptyValues();
   for (const p of op.parameters) {
@@ -325,7 +435,10 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
       const configured = configuredValue(settings, op.operationId, p.name);
       if (configured.found) values.path[p.name] = configured.value;
       else if (Object.hasOwn(linked, p.name)) values.path[p.name] = linked[p.name];
-      else if (live) return { skip: `skipped: needs CONTRACT_PARAMS {"${op.operationId}.${p.name}": ...}${op.safe ? " (or a link that supplies it)" : " (a resource the suite may change)"}` };
+      else if (live)
+        return {
+          skip: `skipped: needs CONTRACT_PARAMS {"${op.operationId}.${p.name}": ...}${op.safe ? " (or a link that supplies it)" : " (a resource the suite may change)"}`,
+        };
       else {
         const v = parameterValue(model, settings, op, p, true);
         if (!v) return { skip: `skipped: no value for the path parameter ${p.name}` };
@@ -347,13 +460,21 @@ export function baseValues(model: SpecModel, settings: Settings, op: OperationEn
   const media = bodyMedia(op);
   const written = op.requestBody?.content.map((m) => m.mediaType) ?? [];
   if (!media && op.requestBody?.required && written.length > 0) {
-    return { skip: `skipped: the request body is ${written.join(" or ")}, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)` };
+    return {
+      skip: `skipped: the request body is ${written.join(" or ")}, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)`,
+    };
   }
   if (media) {
     const example = media.examples.find((e) => !exampleProblem(model, op, "body", e.value));
-    const body = example ? example.value : media.schemaPointer ? validSamples(model, media.schemaPointer, 1, settings.seed)[0] : {};
+    const body = example
+      ? example.value
+      : media.schemaPointer
+        ? validSamples(model, media.schemaPointer, 1, settings.seed)[0]
+        : {};
     if (body === undefined) {
-      return { skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document` };
+      return {
+        skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document`,
+      };
     }
     values.body = { value: withConfiguredMembers(settings, op, structuredClone(body)) };
   }

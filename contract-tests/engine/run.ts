@@ -47,7 +47,13 @@ export interface ScenarioResult {
 function distinct(findings: Finding[]): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const f of findings) {
-    const key = [f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join("\u0000");
+    const key = [
+      f.check,
+      f.severity,
+      f.title,
+      f.instancePath !== undefined ? placeOf(f) : f.received,
+      f.documented,
+    ].join("\u0000");
     const seen = byKey.get(key);
     if (seen) seen.count = (seen.count ?? 1) + 1;
     else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
@@ -78,7 +84,13 @@ export class ContractRun {
   scenarios(): Scenario[] {
     checkSelection(this.settings);
     const operations = selectOperations(linkOrder(this.operations()), this.settings);
-    return selectPhases(operations.flatMap((op) => [...genericScenarios(this.model, this.settings, op), ...moduleScenarios(this.model, this.settings, op.operationId)]), this.settings);
+    return selectPhases(
+      operations.flatMap((op) => [
+        ...genericScenarios(this.model, this.settings, op),
+        ...moduleScenarios(this.model, this.settings, op.operationId),
+      ]),
+      this.settings,
+    );
   }
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
@@ -88,7 +100,17 @@ export class ContractRun {
 
   /** Runs one scenario; never throws. */
   async execute(s: Scenario): Promise<ScenarioResult> {
-    const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status, findings: [], accepted: [], exchanges: 0, ...extra });
+    const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
+      id: s.id,
+      operation: s.operation,
+      phase: s.phase,
+      title: s.title,
+      status,
+      findings: [],
+      accepted: [],
+      exchanges: 0,
+      ...extra,
+    });
     const stopped = s.skip ?? this.target.stopped();
     if (stopped) return result("skipped", { skipReason: stopped, ...(s.skip ? {} : { notRun: stopped }) });
     const verdict = new Verdict(this.settings, this.model, this.state);
@@ -99,7 +121,12 @@ export class ContractRun {
       target: this.target,
       state: this.state,
       verdict,
-      send: async (spec, c, extra) => verdict.check(await this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }), extra, c),
+      send: async (spec, c, extra) =>
+        verdict.check(
+          await this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
+          extra,
+          c,
+        ),
     };
     let skipReason: string | undefined;
     let error: string | undefined;
@@ -109,7 +136,10 @@ export class ContractRun {
       if (err instanceof SkipScenario) skipReason = err.message;
       // A schema of the document that cannot be compiled: the scenario cannot judge it, and says where and why.
       else if (err instanceof DocumentError) skipReason = `skipped: the document cannot be used here: ${err.message}`;
-      else error = this.target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
+      else
+        error = this.target.scrubber
+          .text(err instanceof Error ? (err.stack ?? err.message) : String(err))
+          .slice(0, 4000);
     }
     const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
@@ -118,7 +148,14 @@ export class ContractRun {
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.
     const cut = skipReason !== undefined && skipReason === this.target.stopped();
-    return result(failed ? "failed" : skipReason ? "skipped" : "passed", { findings, accepted, exchanges: verdict.exchanges, ...(skipReason ? { skipReason } : {}), ...(error ? { error } : {}), ...(cut ? { notRun: skipReason } : {}) });
+    return result(failed ? "failed" : skipReason ? "skipped" : "passed", {
+      findings,
+      accepted,
+      exchanges: verdict.exchanges,
+      ...(skipReason ? { skipReason } : {}),
+      ...(error ? { error } : {}),
+      ...(cut ? { notRun: skipReason } : {}),
+    });
   }
 
   /** The baseline entries whose expiry day is over. */
@@ -132,7 +169,9 @@ export class ContractRun {
  * safe operation without path parameters (refused before any work, so never billed), else the base URL.
  * Returns why there was no answer, or undefined.
  */
-export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">): Promise<string | undefined> {
+export async function preflight(
+  settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">,
+): Promise<string | undefined> {
   const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
   // The probe goes through the request boundary like every request; a path it refuses is probed as the base URL.
   let url: string;
@@ -144,11 +183,17 @@ export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" 
   const timeoutMs = settings.preflightTimeoutMs;
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await fetch(url, { method: "GET", redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(url, {
+        method: "GET",
+        redirect: "manual",
+        headers: { "user-agent": USER_AGENT },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       await res.body?.cancel().catch(() => {});
       return undefined;
     } catch (err) {
-      const reason = err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
+      const reason =
+        err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
       // A kept-alive connection the server closed as it was reused never reached it: asked once more (as send does).
       if (attempt === 0 && /ECONNRESET|other side closed|socket hang up/i.test(reason)) continue;
       return reason;
@@ -158,9 +203,35 @@ export async function preflight(settings: Pick<Settings, "baseUrl" | "specPath" 
 
 /** The result of the preflight as a scenario result, with the finding that fails the run. */
 export function preflightFailure(run: ContractRun, reason: string): ScenarioResult {
-  const exchange = { operation: "(target)", request: { method: "GET", url: `${run.settings.baseUrl}/`, path: "/", query: {}, headers: {} }, response: { status: 0, headers: {}, contentType: null, bodyText: "", bodyBytes: 0, transportError: reason, elapsedMs: 0 } };
-  const findings = runChecks(["not_a_server_error"], exchange, { intent: "conforming", strict: false, live: true, model: run.model });
-  return { id: "preflight", operation: "(target)", phase: "preflight", title: "preflight: the target answers HTTP at its base URL", status: "failed", findings, accepted: [], exchanges: 1 };
+  const exchange = {
+    operation: "(target)",
+    request: { method: "GET", url: `${run.settings.baseUrl}/`, path: "/", query: {}, headers: {} },
+    response: {
+      status: 0,
+      headers: {},
+      contentType: null,
+      bodyText: "",
+      bodyBytes: 0,
+      transportError: reason,
+      elapsedMs: 0,
+    },
+  };
+  const findings = runChecks(["not_a_server_error"], exchange, {
+    intent: "conforming",
+    strict: false,
+    live: true,
+    model: run.model,
+  });
+  return {
+    id: "preflight",
+    operation: "(target)",
+    phase: "preflight",
+    title: "preflight: the target answers HTTP at its base URL",
+    status: "failed",
+    findings,
+    accepted: [],
+    exchanges: 1,
+  };
 }
 
 /** Runs every scenario in this process (the self-tests' way; `npm run contract` runs them as vitest tests). */
@@ -169,7 +240,19 @@ export async function runContract(settings: Settings): Promise<{ run: ContractRu
   const reason = await preflight(settings);
   const scenarios = run.scenarios();
   if (reason) {
-    const skipped = scenarios.map((s): ScenarioResult => ({ id: s.id, operation: s.operation, phase: s.phase, title: s.title, status: "skipped", skipReason: `skipped: the target did not answer the preflight (${reason})`, findings: [], accepted: [], exchanges: 0 }));
+    const skipped = scenarios.map(
+      (s): ScenarioResult => ({
+        id: s.id,
+        operation: s.operation,
+        phase: s.phase,
+        title: s.title,
+        status: "skipped",
+        skipReason: `skipped: the target did not answer the preflight (${reason})`,
+        findings: [],
+        accepted: [],
+        exchanges: 0,
+      }),
+    );
     return { run, results: [preflightFailure(run, reason), ...skipped] };
   }
   const results: ScenarioResult[] = [];

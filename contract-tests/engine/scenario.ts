@@ -27,8 +27,14 @@ export interface RunState {
  */
 function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
   const text = ex.request.bodyText;
-  if ((text !== "" && text !== "null") || !model.has(ex.operation) || !model.operation(ex.operation).requestBody?.required) return undefined;
-  if (text === "null") return "the required body is valid as JSON null, which servers (and Prism) commonly read as no body";
+  if (
+    (text !== "" && text !== "null") ||
+    !model.has(ex.operation) ||
+    !model.operation(ex.operation).requestBody?.required
+  )
+    return undefined;
+  if (text === "null")
+    return "the required body is valid as JSON null, which servers (and Prism) commonly read as no body";
   return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
 }
 
@@ -60,8 +66,17 @@ export class Verdict {
     this.exchanges++;
     // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
     const accepting = (ctx.intent ?? "acceptance") === "acceptance";
-    const doubt = accepting ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex)) : undefined;
-    const full: CheckContext = { intent: "acceptance", strict: this.settings.strict, live: this.settings.kind === "live", model: this.model, ...(doubt ? { inDoubt: doubt } : {}), ...ctx };
+    const doubt = accepting
+      ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex))
+      : undefined;
+    const full: CheckContext = {
+      intent: "acceptance",
+      strict: this.settings.strict,
+      live: this.settings.kind === "live",
+      model: this.model,
+      ...(doubt ? { inDoubt: doubt } : {}),
+      ...ctx,
+    };
     for (const f of runChecks(selectedChecks(ids, this.settings), ex, full)) this.findings.push(f);
     return full;
   }

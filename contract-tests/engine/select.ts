@@ -27,13 +27,22 @@ function matches(op: OperationEntry, selector: string): boolean {
 }
 
 /** The operations the settings select (all when none are named); a selector matching none is refused. */
-export function selectOperations<T extends OperationEntry>(operations: T[], settings: Pick<Settings, "operations">): T[] {
+export function selectOperations<T extends OperationEntry>(
+  operations: T[],
+  settings: Pick<Settings, "operations">,
+): T[] {
   const selectors = settings.operations;
   if (!selectors) return operations;
   for (const s of selectors) {
     if (operations.some((op) => matches(op, s))) continue;
-    const known = s.startsWith("tag:") ? [...new Set(operations.flatMap((op) => op.tags.map((t) => `tag:${t}`)))] : s.includes("/") ? operations.map((op) => op.path) : operations.map((op) => op.operationId);
-    throw new SettingsError(`--operations (CONTRACT_OPERATIONS): ${JSON.stringify(s)} matches no operation of the document; closest: ${closest(s, known) ?? "(none)"}`);
+    const known = s.startsWith("tag:")
+      ? [...new Set(operations.flatMap((op) => op.tags.map((t) => `tag:${t}`)))]
+      : s.includes("/")
+        ? operations.map((op) => op.path)
+        : operations.map((op) => op.operationId);
+    throw new SettingsError(
+      `--operations (CONTRACT_OPERATIONS): ${JSON.stringify(s)} matches no operation of the document; closest: ${closest(s, known) ?? "(none)"}`,
+    );
   }
   return operations.filter((op) => selectors.some((s) => matches(op, s)));
 }
@@ -43,13 +52,21 @@ export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "ph
   const phases = settings.phases;
   if (!phases) return scenarios;
   const known = [...new Set(scenarios.map((s) => s.phase))];
-  for (const p of phases) if (!known.includes(p)) throw new SettingsError(`--phases (CONTRACT_PHASES): no scenario of this run has the phase ${JSON.stringify(p)}; did you mean ${closest(p, known)}? (phases here: ${known.join(", ")})`);
+  for (const p of phases)
+    if (!known.includes(p))
+      throw new SettingsError(
+        `--phases (CONTRACT_PHASES): no scenario of this run has the phase ${JSON.stringify(p)}; did you mean ${closest(p, known)}? (phases here: ${known.join(", ")})`,
+      );
   return scenarios.filter((s) => phases.includes(s.phase));
 }
 
 /** Refuses a check id that does not exist, naming the closest one. */
 export function checkSelection(settings: Pick<Settings, "checks">): void {
-  for (const c of settings.checks ?? []) if (!(c in CHECKS)) throw new SettingsError(`--checks (CONTRACT_CHECKS): unknown check ${JSON.stringify(c)}; did you mean ${closest(c, Object.keys(CHECKS))}?`);
+  for (const c of settings.checks ?? [])
+    if (!(c in CHECKS))
+      throw new SettingsError(
+        `--checks (CONTRACT_CHECKS): unknown check ${JSON.stringify(c)}; did you mean ${closest(c, Object.keys(CHECKS))}?`,
+      );
 }
 
 /** The check ids of `ids` the settings keep. */

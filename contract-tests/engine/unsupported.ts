@@ -16,9 +16,14 @@ import { skip } from "./skip.js";
  * GET, and the target is live. GET is safe (RFC 9110 §9.2.1), so the request cannot change data. The Prism mock
  * is not asked: its answer for a method the document does not list (405 without Allow) says nothing of the service.
  */
-export function unsupportedMethodFor(model: SpecModel, settings: Pick<Settings, "kind">, op: OperationEntry): string | undefined {
+export function unsupportedMethodFor(
+  model: SpecModel,
+  settings: Pick<Settings, "kind">,
+  op: OperationEntry,
+): string | undefined {
   const onPath = model.operations.filter((o) => o.path === op.path);
-  if (settings.kind !== "live" || onPath[0] !== op || onPath.some((o) => o.method.toUpperCase() === "GET")) return undefined;
+  if (settings.kind !== "live" || onPath[0] !== op || onPath.some((o) => o.method.toUpperCase() === "GET"))
+    return undefined;
   return "GET";
 }
 

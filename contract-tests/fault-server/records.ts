@@ -37,7 +37,20 @@ export function browserRequests(count = 47, offset = 0): Array<Record<string, un
       running_time: state === "completed" ? "00:00:03.7738250" : null,
       page_load_time: started ? "00:00:01.2500000" : null,
       actions: started
-        ? [{ id: makeId("act_", i), type: "wait", custom_id: null, timestamp: "2025-08-22T11:05:44Z", output: null, reference: null, iterations: null, actions: null, error: null, query: "wait?timeout=1000" }]
+        ? [
+            {
+              id: makeId("act_", i),
+              type: "wait",
+              custom_id: null,
+              timestamp: "2025-08-22T11:05:44Z",
+              output: null,
+              reference: null,
+              iterations: null,
+              actions: null,
+              error: null,
+              query: "wait?timeout=1000",
+            },
+          ]
         : null,
       video: null,
     };

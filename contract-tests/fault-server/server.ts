@@ -33,7 +33,11 @@ const STORED_FIELDS = new Map<string, unknown[]>();
 /** The fields a schema holds before any update (what a lenient update without fields returns). */
 const INITIAL_FIELDS = [{ name: "title", type: "string", description: null, fields: [] }];
 const FIRST = browserRequests(47);
-const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = { [FAULT_SERVER_KEY]: FIRST, [FAULT_SERVER_TRICKY_KEY]: FIRST, [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000) };
+const ACCOUNTS: Record<string, Array<Record<string, unknown>>> = {
+  [FAULT_SERVER_KEY]: FIRST,
+  [FAULT_SERVER_TRICKY_KEY]: FIRST,
+  [FAULT_SERVER_SECOND_KEY]: browserRequests(6, 1000),
+};
 
 /** The key as a .NET or PHP JSON serialiser writes it inside a string. */
 const escaped = (key: string) => key.replace(/\+/g, "\\u002B").replace(/\//g, "\\/");
@@ -45,37 +49,95 @@ const nullableString = (v: unknown) => v === undefined || v === null || typeof v
 const isHttpUrl = (v: unknown) => typeof v === "string" && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
 const now = () => new Date().toISOString();
 const invalid = (faults: Faults, status: number, message: string, lenient: () => Reply): Reply =>
-  faults.has("server-error-on-bad-input") ? { status: 500, body: { message: "boom" } } : faults.has("accepts-invalid-input") ? lenient() : { status, body: { message } };
+  faults.has("server-error-on-bad-input")
+    ? { status: 500, body: { message: "boom" } }
+    : faults.has("accepts-invalid-input")
+      ? lenient()
+      : { status, body: { message } };
 
 function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
   // Lenient: an ill-typed max_cache_age is ignored (as if not sent); a url or an integer outside its format is taken as it is.
-  if (takes(faults, "lenient-ignores-ill-typed") && typeof body === "object" && body !== null && body.max_cache_age !== undefined && body.max_cache_age !== null && !Number.isInteger(body.max_cache_age)) {
+  if (
+    takes(faults, "lenient-ignores-ill-typed") &&
+    typeof body === "object" &&
+    body !== null &&
+    body.max_cache_age !== undefined &&
+    body.max_cache_age !== null &&
+    !Number.isInteger(body.max_cache_age)
+  ) {
     const { max_cache_age: _ignored, ...rest } = body;
     body = rest;
   }
   const formats = takes(faults, "lenient-formats");
-  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && (formats ? typeof body.url === "string" : isHttpUrl(body.url)) && (body.max_cache_age === undefined || body.max_cache_age === null || (formats ? Number.isInteger(body.max_cache_age) : isInt32(body.max_cache_age)));
+  const ok =
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    (formats ? typeof body.url === "string" : isHttpUrl(body.url)) &&
+    (body.max_cache_age === undefined ||
+      body.max_cache_age === null ||
+      (formats ? Number.isInteger(body.max_cache_age) : isInt32(body.max_cache_age)));
   if (!ok) return invalid(faults, 400, "invalid body", () => sitemapResult(String(body?.url), false, faults));
   const url = URL.canParse(body.url) ? new URL(body.url) : undefined;
   if (url?.hostname.endsWith(".invalid") && !faults.has("unreachable-answers-200"))
-    return { status: 503, body: { type: "sitemap_request", id: makeId("smr_", 7), code: "site_unavailable", message: "The requested site is unavailable." } };
+    return {
+      status: 503,
+      body: {
+        type: "sitemap_request",
+        id: makeId("smr_", 7),
+        code: "site_unavailable",
+        message: "The requested site is unavailable.",
+      },
+    };
   const age = body.max_cache_age ?? 0;
   const cachedAt = cache.get(body.url);
-  const fromCache = faults.has("always-from-cache") || (age > 0 && cachedAt !== undefined && Date.now() - cachedAt <= age * 1000);
+  const fromCache =
+    faults.has("always-from-cache") || (age > 0 && cachedAt !== undefined && Date.now() - cachedAt <= age * 1000);
   if (!fromCache) cache.set(body.url, Date.now());
   return sitemapResult(body.url, fromCache, faults);
 }
 
 function sitemapResult(site: string, fromCache: boolean, faults: Faults): Reply {
   const origin = URL.canParse(site) ? new URL(site).origin : "https://unknown.example";
-  const links = faults.has("unreachable-answers-200") && origin.endsWith(".invalid") ? [] : [`${origin}/`, `${origin}/about`, `${origin}/contact`];
+  const links =
+    faults.has("unreachable-answers-200") && origin.endsWith(".invalid")
+      ? []
+      : [`${origin}/`, `${origin}/about`, `${origin}/contact`];
   const linkCount = faults.has("link-count-mismatch") ? links.length + 1 : links.length;
-  const result = { id: makeId("smr_", 1), url: faults.has("wrong-sitemap-url") ? `${origin}/sitemap.xml` : site, state: "completed", credit_usage: fromCache ? 0 : 1, error: null, error_reason: null, from_cache: fromCache, started_at: now(), completed_at: now(), running_time: "00:00:00.0120000", links, link_count: linkCount, region: "eu-west" };
+  const result = {
+    id: makeId("smr_", 1),
+    url: faults.has("wrong-sitemap-url") ? `${origin}/sitemap.xml` : site,
+    state: "completed",
+    credit_usage: fromCache ? 0 : 1,
+    error: null,
+    error_reason: null,
+    from_cache: fromCache,
+    started_at: now(),
+    completed_at: now(),
+    running_time: "00:00:00.0120000",
+    links,
+    link_count: linkCount,
+    region: "eu-west",
+  };
   return { status: 200, body: faults.has("enveloped-responses") ? { data: result } : result };
 }
 
 function validFields(fields: unknown, depth = 0): boolean {
-  return fields === undefined || (depth < 100 && Array.isArray(fields) && fields.every((f) => typeof f === "object" && f !== null && typeof f.name === "string" && typeof f.type === "string" && f.type in TYPE_CODES && nullableString(f.description) && validFields(f.fields, depth + 1)));
+  return (
+    fields === undefined ||
+    (depth < 100 &&
+      Array.isArray(fields) &&
+      fields.every(
+        (f) =>
+          typeof f === "object" &&
+          f !== null &&
+          typeof f.name === "string" &&
+          typeof f.type === "string" &&
+          f.type in TYPE_CODES &&
+          nullableString(f.description) &&
+          validFields(f.fields, depth + 1),
+      ))
+  );
 }
 
 function convert(fields: any[] = [], faults: Faults): unknown[] {
@@ -91,18 +153,41 @@ function convert(fields: any[] = [], faults: Faults): unknown[] {
 function schema(id: string, body: any, faults: Faults, variant: string): Reply {
   // Lenient: an optional member of the wrong JSON type is ignored, as if it had not been sent.
   if (takes(faults, "lenient-ignores-ill-typed") && typeof body === "object" && body !== null && !Array.isArray(body)) {
-    body = Object.fromEntries(Object.entries(body).filter(([k, v]) => !(["id", "name", "description"].includes(k) && !nullableString(v)) && !(k === "fields" && !Array.isArray(v))));
+    body = Object.fromEntries(
+      Object.entries(body).filter(
+        ([k, v]) =>
+          !(["id", "name", "description"].includes(k) && !nullableString(v)) && !(k === "fields" && !Array.isArray(v)),
+      ),
+    );
   }
-  const ok = typeof body === "object" && body !== null && !Array.isArray(body) && ["id", "name", "description"].every((k) => nullableString(body[k])) && validFields(body.fields);
-  if (!ok) return invalid(faults, 422, "invalid schema", () => ({ status: 200, body: { id, name: null, description: null, fields: [] } }));
+  const ok =
+    typeof body === "object" &&
+    body !== null &&
+    !Array.isArray(body) &&
+    ["id", "name", "description"].every((k) => nullableString(body[k])) &&
+    validFields(body.fields);
+  if (!ok)
+    return invalid(faults, 422, "invalid schema", () => ({
+      status: 200,
+      body: { id, name: null, description: null, fields: [] },
+    }));
   if (!id.startsWith("dsc_")) return { status: 404, body: { message: "no such schema" } };
   // Lenient: fields omitted from the body are kept (the interface does not say whether they are kept or cleared).
   const key = `${variant}/${id}`;
   const keep = takes(faults, "lenient-keeps-fields") && body.fields === undefined;
   const fields = keep ? (STORED_FIELDS.get(key) ?? INITIAL_FIELDS) : body.fields;
   if (!keep && body.fields !== undefined) STORED_FIELDS.set(key, body.fields);
-  const result = { id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id, name: body.name ?? null, description: body.description ?? null, fields: convert(fields, faults), updated_at: now() };
-  return { status: faults.has("undocumented-status") ? 201 : 200, body: faults.has("enveloped-responses") ? { data: result } : result };
+  const result = {
+    id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id,
+    name: body.name ?? null,
+    description: body.description ?? null,
+    fields: convert(fields, faults),
+    updated_at: now(),
+  };
+  return {
+    status: faults.has("undocumented-status") ? 201 : 200,
+    body: faults.has("enveloped-responses") ? { data: result } : result,
+  };
 }
 
 function intParam(raw: string | null, fallback: number): number | undefined {
@@ -115,44 +200,90 @@ function shape(records: Array<Record<string, unknown>>, faults: Faults): Array<R
   if (faults.has("wrong-id-prefix")) out = out.map((r) => ({ ...r, id: String(r.id).replace("brq_", "req_") }));
   if (faults.has("missing-required-field")) out = out.map(({ video: _video, ...r }) => r);
   // State rules of the document (seed 2.5): a pending request has not completed; a wait action outputs nothing.
-  if (faults.has("pending-completed-at")) out = out.map((r) => (r.state === "pending" ? { ...r, completed_at: "2025-08-22T11:05:47.1020000+00:00" } : r));
-  if (faults.has("wait-output")) out = out.map((r) => (Array.isArray(r.actions) ? { ...r, actions: r.actions.map((a: Record<string, unknown>) => (a.type === "wait" ? { ...a, output: `https://storage.example.com/brq/dom/${String(r.id)}/${String(a.id)}_raw.txt` } : a)) } : r));
+  if (faults.has("pending-completed-at"))
+    out = out.map((r) => (r.state === "pending" ? { ...r, completed_at: "2025-08-22T11:05:47.1020000+00:00" } : r));
+  if (faults.has("wait-output"))
+    out = out.map((r) =>
+      Array.isArray(r.actions)
+        ? {
+            ...r,
+            actions: r.actions.map((a: Record<string, unknown>) =>
+              a.type === "wait"
+                ? { ...a, output: `https://storage.example.com/brq/dom/${String(r.id)}/${String(a.id)}_raw.txt` }
+                : a,
+            ),
+          }
+        : r,
+    );
   return out;
 }
 
-function listing(q: URLSearchParams, faults: Faults, records: Array<Record<string, unknown>>, everyone: Array<Record<string, unknown>>): Reply {
+function listing(
+  q: URLSearchParams,
+  faults: Faults,
+  records: Array<Record<string, unknown>>,
+  everyone: Array<Record<string, unknown>>,
+): Reply {
   const page = intParam(q.get("page"), 1);
   const size = intParam(q.get("pageSize"), faults.has("wrong-defaults") ? 20 : 30);
   // Lenient: an empty filter is read as no filter.
-  const filter = (name: string) => (q.get(name) === "" && takes(faults, "lenient-empty-filters") ? undefined : q.get(name)?.split(","));
+  const filter = (name: string) =>
+    q.get(name) === "" && takes(faults, "lenient-empty-filters") ? undefined : q.get(name)?.split(",");
   const status = filter("status");
   const ids = filter("ids");
-  const bad = page === undefined || size === undefined || page < 1 || size < 1 || size > MAX_PAGE_SIZE || status?.some((s) => !STATES.includes(s)) || ids?.some((id) => !/^brq_[A-Za-z0-9]+$/.test(id));
+  const bad =
+    page === undefined ||
+    size === undefined ||
+    page < 1 ||
+    size < 1 ||
+    size > MAX_PAGE_SIZE ||
+    status?.some((s) => !STATES.includes(s)) ||
+    ids?.some((id) => !/^brq_[A-Za-z0-9]+$/.test(id));
   // A page size far beyond any real page (no maximum is documented, so it is valid input) crashes this variant.
-  if (faults.has("large-page-size-500") && size !== undefined && size > 10_000) return { status: 500, body: { message: "System.OutOfMemoryException" } };
+  if (faults.has("large-page-size-500") && size !== undefined && size > 10_000)
+    return { status: 500, body: { message: "System.OutOfMemoryException" } };
   if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
-  if (bad && !faults.has("accepts-invalid-input")) return { status: 400, body: { message: "Invalid query parameters" } };
+  if (bad && !faults.has("accepts-invalid-input"))
+    return { status: 400, body: { message: "Invalid query parameters" } };
   if (faults.has("rejects-valid-input") && (status?.length ?? 0) > 1) return { status: 400 };
   if (faults.has("rejects-boundary-page-size") && size === 1) return { status: 400 };
   if (faults.has("existing-ids-404") && ids) return { status: 404, body: { message: "unknown browser request id" } };
   // Its own choice where the seed is silent: a well-formed id that does not exist is a 404.
   const visible = faults.has("leaks-other-accounts") ? everyone : records;
-  if (!bad && ids?.some((id) => !visible.some((r) => r.id === id))) return { status: 404, body: { message: "unknown browser request id" } };
+  if (!bad && ids?.some((id) => !visible.some((r) => r.id === id)))
+    return { status: 404, body: { message: "unknown browser request id" } };
   const p = Math.max(1, page ?? 1);
   const s = Math.min(MAX_PAGE_SIZE, Math.max(1, size ?? 30));
-  const matching = visible.filter((r) => (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) && (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)));
+  const matching = visible.filter(
+    (r) =>
+      (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) &&
+      (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)),
+  );
   const start = Math.max(0, (p - 1) * s - (faults.has("overlapping-pages") && p > 1 ? 1 : 0));
-  const results = shape(matching.slice(start, start + s - (faults.has("short-pages") && matching.length > start ? 1 : 0)), faults);
+  const results = shape(
+    matching.slice(start, start + s - (faults.has("short-pages") && matching.length > start ? 1 : 0)),
+    faults,
+  );
   const totalPages = faults.has("wrong-total-pages") && matching.length > 0 ? 0 : Math.ceil(matching.length / s);
   const data = { total_pages: totalPages, total_records: matching.length, results, page: p, page_size: s };
-  return { status: 200, body: { data, error: faults.has("error-not-null") ? "" : null }, contentType: faults.has("html-content-type") ? "text/html; charset=utf-8" : undefined };
+  return {
+    status: 200,
+    body: { data, error: faults.has("error-not-null") ? "" : null },
+    contentType: faults.has("html-content-type") ? "text/html; charset=utf-8" : undefined,
+  };
 }
 
 /** `GET /v1/browser/requests/{id}`: the record, or 404 (the live service's get-by-id). */
 function byId(id: string, faults: Faults, records: Array<Record<string, unknown>>): Reply {
   const record = records.find((r) => r.id === id);
-  if (!/^brq_[A-Za-z0-9]+$/.test(id)) return faults.has("server-error-on-bad-input") ? { status: 500 } : { status: 400, body: { message: "malformed id" } };
-  if (!record) return faults.has("by-id-unknown-200") ? { status: 200, body: shape([records[0]!], faults)[0] } : { status: 404, body: { message: "unknown browser request id" } };
+  if (!/^brq_[A-Za-z0-9]+$/.test(id))
+    return faults.has("server-error-on-bad-input")
+      ? { status: 500 }
+      : { status: 400, body: { message: "malformed id" } };
+  if (!record)
+    return faults.has("by-id-unknown-200")
+      ? { status: 200, body: shape([records[0]!], faults)[0] }
+      : { status: 404, body: { message: "unknown browser request id" } };
   const shaped = { ...shape([record], faults)[0] };
   if (faults.has("by-id-missing-field")) delete shaped.state;
   return { status: 200, body: shaped };
@@ -181,7 +312,11 @@ function presentedKey(req: IncomingMessage, place: CredentialPlace): string | un
     if (authorization === undefined) return undefined;
     const [scheme = "", value = ""] = authorization.split(/ (.*)/s);
     if (scheme.toLowerCase() !== place) return "";
-    return place === "bearer" ? value.trim() : Buffer.from(value.trim(), "base64").toString("utf8").replace(/:[^]*$/, "");
+    return place === "bearer"
+      ? value.trim()
+      : Buffer.from(value.trim(), "base64")
+          .toString("utf8")
+          .replace(/:[^]*$/, "");
   }
   if (place === "query") return new URL(req.url ?? "/", "http://localhost").searchParams.get("api_key") ?? undefined;
   const cookie = /(?:^|;\s*)api_key=([^;]*)/.exec(req.headers.cookie ?? "");
@@ -191,7 +326,10 @@ function presentedKey(req: IncomingMessage, place: CredentialPlace): string | un
 function authorise(req: IncomingMessage, faults: Faults, path: string): Reply | string {
   const key = presentedKey(req, credentialPlace(faults));
   const byIdPath = /^\/v1\/browser\/requests\/[^/]+$/.test(path);
-  if (key === undefined || (key === "" && !faults.has("empty-key-accepted"))) return faults.has("ignores-auth") || (byIdPath && faults.has("by-id-ignores-auth")) ? FAULT_SERVER_KEY : { status: 401, body: { message: "missing API key" } };
+  if (key === undefined || (key === "" && !faults.has("empty-key-accepted")))
+    return faults.has("ignores-auth") || (byIdPath && faults.has("by-id-ignores-auth"))
+      ? FAULT_SERVER_KEY
+      : { status: 401, body: { message: "missing API key" } };
   if (key === "" && faults.has("empty-key-accepted")) return FAULT_SERVER_KEY;
   if (typeof key === "string" && key in ACCOUNTS) return key;
   if (faults.has("wrong-key-accepted")) return FAULT_SERVER_KEY;
@@ -222,9 +360,14 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
   if (faults.has("echo-key")) {
     // Every answer quotes the caller's key JSON-escaped: in a 401-style body and inside the data.
     const reply = await route(req, url, faults, path, account, json, malformed, present, cache);
-    const text = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+    const text =
+      reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
     const note = `"note":"served for ${escaped(account)}"`;
-    return { ...reply, body: text.startsWith("{") ? `{${note},${text.slice(1)}` : `{${note}}`, contentType: "application/json" };
+    return {
+      ...reply,
+      body: text.startsWith("{") ? `{${note},${text.slice(1)}` : `{${note}}`,
+      contentType: "application/json",
+    };
   }
   return lenientOutput(await route(req, url, faults, path, account, json, malformed, present, cache), faults);
 }
@@ -239,19 +382,45 @@ function lenientOutput(reply: Reply, faults: Faults): Reply {
 }
 
 /** The method each path takes (its own choice for others: 405 with Allow, as RFC 9110 says). */
-const PATH_METHODS: Array<[RegExp, string]> = [[/^\/v1\/site\/map$/, "POST"], [/^\/v1\/schemas\/[^/]+$/, "PUT"], [/^\/v1\/browser\/requests(\/[^/]+)?$/, "GET"]];
+const PATH_METHODS: Array<[RegExp, string]> = [
+  [/^\/v1\/site\/map$/, "POST"],
+  [/^\/v1\/schemas\/[^/]+$/, "PUT"],
+  [/^\/v1\/browser\/requests(\/[^/]+)?$/, "GET"],
+];
 
-async function route(req: IncomingMessage, url: URL, faults: Faults, path: string, account: string, json: unknown, malformed: boolean, present: boolean, cache: Map<string, number>): Promise<Reply> {
+async function route(
+  req: IncomingMessage,
+  url: URL,
+  faults: Faults,
+  path: string,
+  account: string,
+  json: unknown,
+  malformed: boolean,
+  present: boolean,
+  cache: Map<string, number>,
+): Promise<Reply> {
   const allowed = PATH_METHODS.find(([re]) => re.test(path))?.[1];
-  if (allowed && req.method !== allowed && req.method !== "HEAD") return { status: 405, body: { message: `use ${allowed}` }, headers: { allow: allowed } };
-  if (present && req.method !== "GET" && !/json/i.test(req.headers["content-type"] ?? "") && !faults.has("ignores-content-type") && !takes(faults, "lenient-text-plain")) return { status: 415, body: { message: "send application/json" } };
-  if (malformed && req.method !== "GET") return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
-  if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input")) return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
+  if (allowed && req.method !== allowed && req.method !== "HEAD")
+    return { status: 405, body: { message: `use ${allowed}` }, headers: { allow: allowed } };
+  if (
+    present &&
+    req.method !== "GET" &&
+    !/json/i.test(req.headers["content-type"] ?? "") &&
+    !faults.has("ignores-content-type") &&
+    !takes(faults, "lenient-text-plain")
+  )
+    return { status: 415, body: { message: "send application/json" } };
+  if (malformed && req.method !== "GET")
+    return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
+  if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input"))
+    return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
   const records = ACCOUNTS[account]!;
   if (req.method === "POST" && path === "/v1/site/map") return sitemap(json, faults, cache);
   const schemaPath = /^\/v1\/schemas\/([^/]+)$/.exec(path);
-  if (req.method === "PUT" && schemaPath) return schema(decodeURIComponent(schemaPath[1]!), json, faults, [...faults].sort().join("+"));
-  if (req.method === "GET" && path === "/v1/browser/requests") return listing(url.searchParams, faults, records, [...new Set(Object.values(ACCOUNTS).flat())]);
+  if (req.method === "PUT" && schemaPath)
+    return schema(decodeURIComponent(schemaPath[1]!), json, faults, [...faults].sort().join("+"));
+  if (req.method === "GET" && path === "/v1/browser/requests")
+    return listing(url.searchParams, faults, records, [...new Set(Object.values(ACCOUNTS).flat())]);
   const byIdPath = /^\/v1\/browser\/requests\/([^/]+)$/.exec(path);
   if (req.method === "GET" && byIdPath) return byId(decodeURIComponent(byIdPath[1]!), faults, records);
   return { status: 404, body: { message: "not found" } };
@@ -278,7 +447,11 @@ function sendHuge(res: ServerResponse): void {
 export interface FaultServer {
   url: string;
   /** The base URL serving `faults` (none: the conforming server). */
-  baseUrl(...faults: Array<Fault | Lenient | "lenient" | "enveloped-responses" | (typeof HOSTILE)[number] | `credential-${CredentialPlace}`>): string;
+  baseUrl(
+    ...faults: Array<
+      Fault | Lenient | "lenient" | "enveloped-responses" | (typeof HOSTILE)[number] | `credential-${CredentialPlace}`
+    >
+  ): string;
   stop(): Promise<void>;
 }
 
@@ -301,7 +474,10 @@ export async function startFaultServer(): Promise<FaultServer> {
     handle(req, caches.get(variant)!).then(
       (r) => {
         const text = r.body === undefined ? "" : typeof r.body === "string" ? r.body : JSON.stringify(r.body);
-        res.writeHead(r.status, { ...r.headers, ...(text ? { "content-type": r.contentType ?? "application/json" } : {}) });
+        res.writeHead(r.status, {
+          ...r.headers,
+          ...(text ? { "content-type": r.contentType ?? "application/json" } : {}),
+        });
         res.end(text);
       },
       () => res.writeHead(500).end(),

@@ -13,10 +13,15 @@ import { sitemapModule } from "./sitemap.js";
 import type { ContractModule } from "./types.js";
 
 /** Every module, by the operationId it is about. */
-const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries([sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]));
+const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries(
+  [sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]),
+);
 
 /** Every module check, by id (merged into the one registry). */
-export const MODULE_CHECKS: Readonly<Record<string, CheckDef>> = Object.assign({}, ...Object.values(MODULES).map((m) => m.checks));
+export const MODULE_CHECKS: Readonly<Record<string, CheckDef>> = Object.assign(
+  {},
+  ...Object.values(MODULES).map((m) => m.checks),
+);
 
 /** The module checks of an operation. */
 export function moduleCheckIds(operationId: string): string[] {
@@ -30,5 +35,7 @@ export function moduleScenarios(model: SpecModel, settings: Settings, operationI
 
 /** The request deadline of an operation: CONTRACT_TIMEOUT_MS when set, else the longer of the default and its module's. */
 export function timeoutFor(settings: Pick<Settings, "timeoutMs" | "timeoutExplicit">, operationId: string): number {
-  return settings.timeoutExplicit ? settings.timeoutMs : Math.max(settings.timeoutMs, MODULES[operationId]?.timeoutMs ?? 0);
+  return settings.timeoutExplicit
+    ? settings.timeoutMs
+    : Math.max(settings.timeoutMs, MODULES[operationId]?.timeoutMs ?? 0);
 }

@@ -34,7 +34,16 @@ export const listingDefaults: Check = (ex) => {
   const out: Out = [];
   const expect = (field: "page" | "page_size", param: string, value: number) => {
     if (ex.request.query[param] === undefined && page[field] !== value)
-      out.push(finding(ex, { severity: "error", title: `Wrong default for ${param}`, received: `${field}: ${show(page[field])}`, documented: `${field}: ${value} when ${param} is omitted`, instancePath: `/data/${field}`, value: page[field] }));
+      out.push(
+        finding(ex, {
+          severity: "error",
+          title: `Wrong default for ${param}`,
+          received: `${field}: ${show(page[field])}`,
+          documented: `${field}: ${value} when ${param} is omitted`,
+          instancePath: `/data/${field}`,
+          value: page[field],
+        }),
+      );
   };
   expect("page", "page", 1);
   expect("page_size", "pageSize", 30);
@@ -49,24 +58,51 @@ export const listingTotalPages: Check = (ex) => {
   if (![pages, records, size].every(Number.isInteger) || size < 1) return []; // the schema check reports these
   const expected = Math.ceil(records / size);
   if (pages === expected || (records === 0 && pages === 1)) return [];
-  return [finding(ex, { severity: "error", title: "total_pages disagrees with total_records and page_size", received: `total_pages: ${pages}, total_records: ${records}, page_size: ${size} (ceil gives ${expected})`, documented: "total_pages = ceil(total_records / page_size) (0 or 1 for an empty listing)", instancePath: "/data/total_pages", value: pages })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "total_pages disagrees with total_records and page_size",
+      received: `total_pages: ${pages}, total_records: ${records}, page_size: ${size} (ceil gives ${expected})`,
+      documented: "total_pages = ceil(total_records / page_size) (0 or 1 for an empty listing)",
+      instancePath: "/data/total_pages",
+      value: pages,
+    }),
+  ];
 };
 
 /** The page returned is the one asked for, its size honours `pageSize`, and it holds the right number of results. */
 export const listingPageSize: Check = (ex) => {
   const page = listingPage(ex);
-  if (!page || !Array.isArray(page.results) || !Number.isInteger(page.page_size) || !Number.isInteger(page.total_records)) return [];
+  if (
+    !page ||
+    !Array.isArray(page.results) ||
+    !Number.isInteger(page.page_size) ||
+    !Number.isInteger(page.total_records)
+  )
+    return [];
   const out: Out = [];
-  const add = (title: string, received: string, documented: string, instancePath: string) => out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
+  const add = (title: string, received: string, documented: string, instancePath: string) =>
+    out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
   const askedPage = askedNumber(ex, "page", 1);
   const askedSize = askedNumber(ex, "pageSize", 30);
-  if (page.page !== askedPage) add("Wrong page returned", `page: ${page.page} for page=${askedPage}`, "the page asked for", "/data/page");
+  if (page.page !== askedPage)
+    add("Wrong page returned", `page: ${page.page} for page=${askedPage}`, "the page asked for", "/data/page");
   // The maximum page size is not shown: a server may cap a large pageSize, never exceed it, and 30 (the default) must fit.
   if (page.page_size > askedSize || (askedSize <= 30 && page.page_size !== askedSize))
-    add("page_size does not honour pageSize", `page_size: ${page.page_size} for pageSize=${askedSize}`, "page_size = pageSize (or less above the server's maximum, which is not shown; 30 always fits)", "/data/page_size");
+    add(
+      "page_size does not honour pageSize",
+      `page_size: ${page.page_size} for pageSize=${askedSize}`,
+      "page_size = pageSize (or less above the server's maximum, which is not shown; 30 always fits)",
+      "/data/page_size",
+    );
   const expected = Math.max(0, Math.min(page.page_size, page.total_records - (page.page - 1) * page.page_size));
   if (page.results.length !== expected)
-    add("Wrong number of results on the page", `${page.results.length} results (the formula gives ${expected})`, "min(page_size, total_records - (page - 1) * page_size) results", "/data/results");
+    add(
+      "Wrong number of results on the page",
+      `${page.results.length} results (the formula gives ${expected})`,
+      "min(page_size, total_records - (page - 1) * page_size) results",
+      "/data/results",
+    );
   return out;
 };
 
@@ -75,7 +111,16 @@ export const listingErrorNull: Check = (ex) => {
   const json = ex.response.json;
   if (!isSuccess(ex) || !isObject(json)) return [];
   if ("error" in json && json.error === null) return [];
-  return [finding(ex, { severity: "error", title: "error is not null on success", received: "error" in json ? `error: ${show(json.error)}` : "no error member", documented: "error: null", instancePath: "/error", value: json.error })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "error is not null on success",
+      received: "error" in json ? `error: ${show(json.error)}` : "no error member",
+      documented: "error: null",
+      instancePath: "/error",
+      value: json.error,
+    }),
+  ];
 };
 
 /** With `status` given, every result is in one of the asked states. */
@@ -84,7 +129,18 @@ export const listingStatusFilter: Check = (ex) => {
   const asked = queryList(ex, "status");
   if (!page || !asked) return [];
   return listingResults(page).flatMap((r, i) =>
-    asked.includes(r.state) ? [] : [finding(ex, { severity: "error", title: "Result outside the status filter", received: `state: ${show(r.state)} (id ${show(r.id, 60)})`, documented: `state in ${asked.join(", ")}`, instancePath: `/data/results/${i}/state`, value: r.state })],
+    asked.includes(r.state)
+      ? []
+      : [
+          finding(ex, {
+            severity: "error",
+            title: "Result outside the status filter",
+            received: `state: ${show(r.state)} (id ${show(r.id, 60)})`,
+            documented: `state in ${asked.join(", ")}`,
+            instancePath: `/data/results/${i}/state`,
+            value: r.state,
+          }),
+        ],
   );
 };
 
@@ -94,12 +150,22 @@ export const listingIdsFilter: Check = (ex, ctx) => {
   const asked = queryList(ex, "ids");
   if (!page || !asked) return [];
   const out: Out = [];
-  const add = (title: string, received: string, documented: string, instancePath = "/data/results") => out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
+  const add = (title: string, received: string, documented: string, instancePath = "/data/results") =>
+    out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
   const ids = listingResults(page).map((r) => r.id);
-  ids.forEach((id, i) => !asked.includes(id) && add("Result outside the ids filter", `id: ${show(id, 60)}`, `id in ${asked.join(", ")}`, `/data/results/${i}/id`));
+  ids.forEach(
+    (id, i) =>
+      !asked.includes(id) &&
+      add("Result outside the ids filter", `id: ${show(id, 60)}`, `id in ${asked.join(", ")}`, `/data/results/${i}/id`),
+  );
   if (new Set(ids).size !== ids.length) add("The same id returned twice", show(ids, 300), "each asked id at most once");
   const missing = (ctx.expectIds ?? []).filter((id) => !ids.includes(id));
-  if (missing.length > 0 && askedNumber(ex, "page", 1) === 1) add("Existing ids missing from the result", `missing ${missing.join(", ")}`, "every asked id that exists on the account");
+  if (missing.length > 0 && askedNumber(ex, "page", 1) === 1)
+    add(
+      "Existing ids missing from the result",
+      `missing ${missing.join(", ")}`,
+      "every asked id that exists on the account",
+    );
   return out;
 };
 
@@ -111,12 +177,27 @@ export const listingPagesDisjoint: Check = (ex, ctx) => {
   const seen = new Map<string, number>();
   for (const page of pages)
     for (const r of listingResults(page)) {
-      if (seen.has(r.id)) out.push(finding(ex, { severity: "error", title: "A record appears on two pages", received: `${show(r.id, 60)} on page ${seen.get(r.id)} and page ${page.page}`, documented: "pages that do not overlap" }));
+      if (seen.has(r.id))
+        out.push(
+          finding(ex, {
+            severity: "error",
+            title: "A record appears on two pages",
+            received: `${show(r.id, 60)} on page ${seen.get(r.id)} and page ${page.page}`,
+            documented: "pages that do not overlap",
+          }),
+        );
       else seen.set(r.id, page.page);
     }
   const first = pages[0]!;
   const complete = first.page_size > 0 && pages.length >= Math.ceil(first.total_records / first.page_size);
   if (complete && out.length === 0 && seen.size !== first.total_records)
-    out.push(finding(ex, { severity: "error", title: "The pages together do not hold total_records records", received: `${seen.size} distinct records over ${pages.length} pages`, documented: `total_records: ${first.total_records}` }));
+    out.push(
+      finding(ex, {
+        severity: "error",
+        title: "The pages together do not hold total_records records",
+        received: `${seen.size} distinct records over ${pages.length} pages`,
+        documented: `total_records: ${first.total_records}`,
+      }),
+    );
   return out;
 };

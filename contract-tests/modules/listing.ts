@@ -31,7 +31,13 @@ async function walk(ctx: ScenarioContext): Promise<void> {
     pages.push(ex);
     // Stop by total_records, not total_pages: a wrong total_pages is its own finding and must not cut the walk short.
     const data = c.listingPage(ex);
-    if (!data || !Array.isArray(data.results) || data.results.length === 0 || page * pageSize >= Number(data.total_records)) break;
+    if (
+      !data ||
+      !Array.isArray(data.results) ||
+      data.results.length === 0 ||
+      page * pageSize >= Number(data.total_records)
+    )
+      break;
   }
   ctx.verdict.check(pages.at(-1)!, ["listing_pages_disjoint"], { related: pages });
 }
@@ -45,7 +51,10 @@ async function statusFilter(ctx: ScenarioContext): Promise<void> {
 
 async function idsFilter(ctx: ScenarioContext): Promise<void> {
   const first = c.listingPage(await ctx.send(request(ctx, {})));
-  const ids = c.listingResults(first ?? {}).map((r) => String(r.id)).slice(0, 3);
+  const ids = c
+    .listingResults(first ?? {})
+    .map((r) => String(r.id))
+    .slice(0, 3);
   if (ids.length === 0) skip("skipped: needs browser requests on the account");
   await ctx.send(request(ctx, { ids }), { expectIds: ids });
   await ctx.send(request(ctx, { ids: ids.slice(0, 1) }), { expectIds: ids.slice(0, 1) });
@@ -57,17 +66,72 @@ const live = (settings: { kind: string }) => (settings.kind === "mock" ? { skip:
 export const listingModule: ContractModule = {
   operationId: OP,
   checks: {
-    listing_defaults: { fn: c.listingDefaults, promise: statement("8", "Default page size 30; Default page number 1 (pages are 1-based)") },
-    listing_total_pages: { fn: c.listingTotalPages, promise: statement("4.3", "total_pages: Number of pages available; total_records: Total records across all pages; page_size: Records per page") },
-    listing_error_null: { fn: c.listingErrorNull, promise: statement("4.3", "Response 200: JSON object with two members, data and error (error is null on success)") },
-    listing_page_size: { fn: c.listingPageSize, relational: true, promise: statement("4.3", "page: Page returned (1-based); page_size: Records per page; Items per page (default 30)") },
-    listing_status_filter: { fn: c.listingStatusFilter, relational: true, promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state") },
-    listing_ids_filter: { fn: c.listingIdsFilter, relational: true, promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state") },
-    listing_pages_disjoint: { fn: c.listingPagesDisjoint, relational: true, promise: statement("4.3", "total_records: Total records across all pages; page: Page returned (1-based)") },
+    listing_defaults: {
+      fn: c.listingDefaults,
+      promise: statement("8", "Default page size 30; Default page number 1 (pages are 1-based)"),
+    },
+    listing_total_pages: {
+      fn: c.listingTotalPages,
+      promise: statement(
+        "4.3",
+        "total_pages: Number of pages available; total_records: Total records across all pages; page_size: Records per page",
+      ),
+    },
+    listing_error_null: {
+      fn: c.listingErrorNull,
+      promise: statement(
+        "4.3",
+        "Response 200: JSON object with two members, data and error (error is null on success)",
+      ),
+    },
+    listing_page_size: {
+      fn: c.listingPageSize,
+      relational: true,
+      promise: statement(
+        "4.3",
+        "page: Page returned (1-based); page_size: Records per page; Items per page (default 30)",
+      ),
+    },
+    listing_status_filter: {
+      fn: c.listingStatusFilter,
+      relational: true,
+      promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state"),
+    },
+    listing_ids_filter: {
+      fn: c.listingIdsFilter,
+      relational: true,
+      promise: statement("4.3", "Retrieves browser requests in bulk by identifier or by state"),
+    },
+    listing_pages_disjoint: {
+      fn: c.listingPagesDisjoint,
+      relational: true,
+      promise: statement("4.3", "total_records: Total records across all pages; page: Page returned (1-based)"),
+    },
   },
   scenarios: (_model, settings): Scenario[] => [
-    { id: `${OP}/walk`, operation: OP, phase: "semantics", title: `semantics: up to ${MAX_PAGES} pages do not overlap and together hold total_records records`, ...live(settings), run: walk },
-    { id: `${OP}/status-filter`, operation: OP, phase: "semantics", title: "semantics: the status filter, one state at a time and two together", ...live(settings), run: statusFilter },
-    { id: `${OP}/ids-filter`, operation: OP, phase: "semantics", title: "semantics: the ids filter returns exactly the existing ids asked for", ...live(settings), run: idsFilter },
+    {
+      id: `${OP}/walk`,
+      operation: OP,
+      phase: "semantics",
+      title: `semantics: up to ${MAX_PAGES} pages do not overlap and together hold total_records records`,
+      ...live(settings),
+      run: walk,
+    },
+    {
+      id: `${OP}/status-filter`,
+      operation: OP,
+      phase: "semantics",
+      title: "semantics: the status filter, one state at a time and two together",
+      ...live(settings),
+      run: statusFilter,
+    },
+    {
+      id: `${OP}/ids-filter`,
+      operation: OP,
+      phase: "semantics",
+      title: "semantics: the ids filter returns exactly the existing ids asked for",
+      ...live(settings),
+      run: idsFilter,
+    },
   ],
 };

@@ -50,20 +50,58 @@ const fieldTypeDiscrepancy: Check = (ex, { model }) => {
   const codes = model.schemaEnum("FieldTypeCode");
   const out: Out = [];
   const add = (title: string, received: string, documented: string, at: string, value?: unknown) =>
-    out.push(finding(ex, { severity: "error", title, received, documented, instancePath: payloadPrefix(model, ex) + at, schemaPath: "#/components/schemas/FieldTypeCode", value }));
+    out.push(
+      finding(ex, {
+        severity: "error",
+        title,
+        received,
+        documented,
+        instancePath: payloadPrefix(model, ex) + at,
+        schemaPath: "#/components/schemas/FieldTypeCode",
+        value,
+      }),
+    );
   const byName = new Map<string, number>();
   const byCode = new Map<number, string>();
   // Every returned field's type is checked, whether or not fields were sent.
   for (const { sent, got, path } of fieldPairs(b.sent.fields ?? [], b.got.fields)) {
     if (!got) continue;
     const type = got.type;
-    if (typeof type === "string") add("String field type in the response", `type: ${show(type, 60)}`, `an integer in ${codes.join(", ")} (names are for requests only)`, `${path}/type`, type);
-    else if (codes.length > 0 && !codes.includes(type)) add("Field type outside FieldTypeCode", `type: ${show(type, 60)}`, `one of ${codes.join(", ")}`, `${path}/type`, type);
+    if (typeof type === "string")
+      add(
+        "String field type in the response",
+        `type: ${show(type, 60)}`,
+        `an integer in ${codes.join(", ")} (names are for requests only)`,
+        `${path}/type`,
+        type,
+      );
+    else if (codes.length > 0 && !codes.includes(type))
+      add(
+        "Field type outside FieldTypeCode",
+        `type: ${show(type, 60)}`,
+        `one of ${codes.join(", ")}`,
+        `${path}/type`,
+        type,
+      );
     if (!sent || typeof sent.type !== "string" || !Number.isInteger(type) || sent.name !== got.name) continue;
     const known = byName.get(sent.type);
-    if (known !== undefined && known !== type) add("A type name returned as two integers", `"${sent.type}" -> ${known} and ${type}`, "one integer per type name", `${path}/type`, type);
+    if (known !== undefined && known !== type)
+      add(
+        "A type name returned as two integers",
+        `"${sent.type}" -> ${known} and ${type}`,
+        "one integer per type name",
+        `${path}/type`,
+        type,
+      );
     const other = byCode.get(type);
-    if (other !== undefined && other !== sent.type) add("Two type names returned as the same integer", `"${other}" -> ${type}, "${sent.type}" -> ${type}`, "different integers for different type names", `${path}/type`, type);
+    if (other !== undefined && other !== sent.type)
+      add(
+        "Two type names returned as the same integer",
+        `"${other}" -> ${type}, "${sent.type}" -> ${type}`,
+        "different integers for different type names",
+        `${path}/type`,
+        type,
+      );
     byName.set(sent.type, type);
     byCode.set(type, sent.type);
   }
@@ -76,8 +114,21 @@ const fieldTreePairing: Check = (ex, { model }) => {
   if (!b) return [];
   return fieldPairs(b.sent.fields, b.got.fields).flatMap(({ sent, got, path }) => {
     if (sent && got && sent.name === got.name) return [];
-    const title = !got ? "Sent field missing from the response" : !sent ? "Response has a field that was not sent" : "Field name or order changed";
-    return [finding(ex, { severity: "error", title, received: got ? `field ${show(got.name, 60)}` : "nothing", documented: sent ? `field ${show(sent.name, 60)} at this position (as sent)` : "no field here (none was sent)", instancePath: payloadPrefix(model, ex) + path, value: got?.name })];
+    const title = !got
+      ? "Sent field missing from the response"
+      : !sent
+        ? "Response has a field that was not sent"
+        : "Field name or order changed";
+    return [
+      finding(ex, {
+        severity: "error",
+        title,
+        received: got ? `field ${show(got.name, 60)}` : "nothing",
+        documented: sent ? `field ${show(sent.name, 60)} at this position (as sent)` : "no field here (none was sent)",
+        instancePath: payloadPrefix(model, ex) + path,
+        value: got?.name,
+      }),
+    ];
   });
 };
 
@@ -87,10 +138,20 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
   if (!b) return [];
   const out: Out = [];
   const add = (field: string, received: unknown, documented: unknown, why: string) =>
-    out.push(finding(ex, { severity: "error", title: `Returned ${field} differs from ${why}`, received: `${field}: ${show(received, 100)}`, documented: `${field}: ${show(documented, 100)}`, instancePath: `${payloadPrefix(model, ex)}/${field}`, value: bounded(received, 100) }));
+    out.push(
+      finding(ex, {
+        severity: "error",
+        title: `Returned ${field} differs from ${why}`,
+        received: `${field}: ${show(received, 100)}`,
+        documented: `${field}: ${show(documented, 100)}`,
+        instancePath: `${payloadPrefix(model, ex)}/${field}`,
+        value: bounded(received, 100),
+      }),
+    );
   const pathId = decodeURIComponent(ex.request.path.split("/").pop() ?? "");
   if (b.got.id !== pathId) add("id", b.got.id, pathId, "the path's id");
-  for (const field of ["name", "description"] as const) if (field in b.sent && b.got[field] !== b.sent[field]) add(field, b.got[field], b.sent[field], "the one sent");
+  for (const field of ["name", "description"] as const)
+    if (field in b.sent && b.got[field] !== b.sent[field]) add(field, b.got[field], b.sent[field], "the one sent");
   return out;
 };
 
@@ -98,8 +159,20 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
 export const schemasModule: ContractModule = {
   operationId: "updateDataSchema",
   checks: {
-    field_type_discrepancy: { fn: fieldTypeDiscrepancy, relational: true, promise: statement("2.4", "in request bodies the type is a string ... In response bodies the type is an integer") },
-    field_tree_pairing: { fn: fieldTreePairing, relational: true, promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema") },
-    schema_update_echo: { fn: schemaUpdateEcho, relational: true, promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema") },
+    field_type_discrepancy: {
+      fn: fieldTypeDiscrepancy,
+      relational: true,
+      promise: statement("2.4", "in request bodies the type is a string ... In response bodies the type is an integer"),
+    },
+    field_tree_pairing: {
+      fn: fieldTreePairing,
+      relational: true,
+      promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema"),
+    },
+    schema_update_echo: {
+      fn: schemaUpdateEcho,
+      relational: true,
+      promise: statement("4.2", "Updates an existing data schema by its identifier and returns the updated schema"),
+    },
   },
 };

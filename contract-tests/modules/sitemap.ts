@@ -19,7 +19,16 @@ const linkCount: Check = (ex, { model }) => {
   const expected = Array.isArray(links) ? links.length : 0;
   if (count === expected || (count === null && !Array.isArray(links))) return [];
   const got = Array.isArray(links) ? `${links.length} items` : JSON.stringify(links);
-  return [finding(ex, { severity: "error", title: "link_count disagrees with links", received: `link_count: ${JSON.stringify(count)}, links: ${got}`, documented: "link_count = links.length", instancePath: `${payloadPrefix(model, ex)}/link_count`, value: count })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "link_count disagrees with links",
+      received: `link_count: ${JSON.stringify(count)}, links: ${got}`,
+      documented: "link_count = links.length",
+      instancePath: `${payloadPrefix(model, ex)}/link_count`,
+      value: count,
+    }),
+  ];
 };
 
 /** Links come deduplicated and sorted alphabetically (the operation's description): a warning. */
@@ -48,7 +57,16 @@ const cacheDisabled: Check = (ex, { model }) => {
   if (!isSuccess(ex) || !isObject(body) || !isObject(sent)) return [];
   const age = sent.max_cache_age;
   if ((age !== undefined && age !== 0) || body.from_cache !== true) return [];
-  return [finding(ex, { severity: "error", title: "Served from the cache although caching was off", received: `from_cache: true with max_cache_age ${age === undefined ? "omitted" : age}`, documented: "max_cache_age 0 (the default) never uses the cache: from_cache false", instancePath: `${payloadPrefix(model, ex)}/from_cache`, value: true })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "Served from the cache although caching was off",
+      received: `from_cache: true with max_cache_age ${age === undefined ? "omitted" : age}`,
+      documented: "max_cache_age 0 (the default) never uses the cache: from_cache false",
+      instancePath: `${payloadPrefix(model, ex)}/from_cache`,
+      value: true,
+    }),
+  ];
 };
 
 /** A URL compared as a site address: scheme and host case-insensitively, default port dropped, a trailing `/` ignored. */
@@ -62,10 +80,26 @@ function siteKey(url: string): string | undefined {
 const urlEcho: Check = (ex, { model }) => {
   const body = payload(model, ex);
   const sent = ex.request.json;
-  if (!isSuccess(ex) || !isObject(body) || !isObject(sent) || typeof body.url !== "string" || typeof sent.url !== "string") return [];
+  if (
+    !isSuccess(ex) ||
+    !isObject(body) ||
+    !isObject(sent) ||
+    typeof body.url !== "string" ||
+    typeof sent.url !== "string"
+  )
+    return [];
   const asked = siteKey(sent.url);
   if (asked === undefined || siteKey(body.url) === asked) return [];
-  return [finding(ex, { severity: "error", title: "Returned url differs from the requested url", received: `url: ${JSON.stringify(body.url).slice(0, 200)}`, documented: `url: the URL of the request, ${JSON.stringify(sent.url).slice(0, 200)} (scheme and host case, default port and a trailing / aside)`, instancePath: `${payloadPrefix(model, ex)}/url`, value: body.url })];
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "Returned url differs from the requested url",
+      received: `url: ${JSON.stringify(body.url).slice(0, 200)}`,
+      documented: `url: the URL of the request, ${JSON.stringify(sent.url).slice(0, 200)} (scheme and host case, default port and a trailing / aside)`,
+      instancePath: `${payloadPrefix(model, ex)}/url`,
+      value: body.url,
+    }),
+  ];
 };
 
 /** A site that cannot be reached gets a documented error status with an error object body. */
@@ -74,9 +108,23 @@ const unreachable: Check = (ex, { model, unreachableSite }) => {
   const errorStatuses = model.documentedStatuses(ex.operation).filter((s) => !s.startsWith("2"));
   const status = ex.response.status;
   if (!errorStatuses.includes(String(status)))
-    return [finding(ex, { severity: "error", title: "Unreachable site not answered with a documented error status", received: `status ${status}`, documented: `one of ${errorStatuses.join(", ")} (503: the requested site is unavailable)` })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "Unreachable site not answered with a documented error status",
+        received: `status ${status}`,
+        documented: `one of ${errorStatuses.join(", ")} (503: the requested site is unavailable)`,
+      }),
+    ];
   if (!isObject(ex.response.json))
-    return [finding(ex, { severity: "error", title: "Error status without an error object", received: ex.response.bodyText.slice(0, 200) || "(empty body)", documented: "an error object {type, id, code, message}" })];
+    return [
+      finding(ex, {
+        severity: "error",
+        title: "Error status without an error object",
+        received: ex.response.bodyText.slice(0, 200) || "(empty body)",
+        documented: "an error object {type, id, code, message}",
+      }),
+    ];
   return [];
 };
 
@@ -85,11 +133,22 @@ export const sitemapModule: ContractModule = {
   operationId: OP,
   timeoutMs: 75_000,
   checks: {
-    sitemap_link_count: { fn: linkCount, promise: statement("2.2", "links: URLs found in the sitemap; link_count: Number of links found") },
+    sitemap_link_count: {
+      fn: linkCount,
+      promise: statement("2.2", "links: URLs found in the sitemap; link_count: Number of links found"),
+    },
     sitemap_links_sorted: { fn: linksSorted },
-    sitemap_cache_disabled: { fn: cacheDisabled, relational: true, promise: statement("2.1", "max_cache_age: ... Default 0, meaning no cache") },
+    sitemap_cache_disabled: {
+      fn: cacheDisabled,
+      relational: true,
+      promise: statement("2.1", "max_cache_age: ... Default 0, meaning no cache"),
+    },
     sitemap_url_echo: { fn: urlEcho, relational: true, promise: statement("2.2", "url: URL of the request") },
-    sitemap_unreachable: { fn: unreachable, relational: true, promise: statement("4.1", "Response 503: the requested site is unavailable; body shape 2.3") },
+    sitemap_unreachable: {
+      fn: unreachable,
+      relational: true,
+      promise: statement("4.1", "Response 503: the requested site is unavailable; body shape 2.3"),
+    },
   },
   scenarios: (model, settings) => {
     const op = model.operation(OP);
@@ -103,7 +162,8 @@ export const sitemapModule: ContractModule = {
         id: `${OP}/cache`,
         operation: OP,
         phase: "semantics",
-        title: "semantics: never served from the cache when max_cache_age is omitted or 0, even right after a cached read",
+        title:
+          "semantics: never served from the cache when max_cache_age is omitted or 0, even right after a cached read",
         ...(settings.kind === "mock" ? { skip: NEEDS_LIVE } : {}),
         run: async (c) => {
           await c.send(request({ url: settings.sitemapUrl, max_cache_age: 3600 }));
@@ -115,10 +175,13 @@ export const sitemapModule: ContractModule = {
         id: `${OP}/unreachable`,
         operation: OP,
         phase: "semantics",
-        title: "semantics: an unreachable site (CONTRACT_UNAVAILABLE_URL) is answered with a documented error status and an error object",
+        title:
+          "semantics: an unreachable site (CONTRACT_UNAVAILABLE_URL) is answered with a documented error status and an error object",
         ...(settings.kind === "mock" ? { skip: NEEDS_LIVE } : {}),
         run: async (c) => {
-          await c.send(request({ url: settings.unavailableUrl }), { intent: "conforming", unreachableSite: true }, ["sitemap_unreachable"]);
+          await c.send(request({ url: settings.unavailableUrl }), { intent: "conforming", unreachableSite: true }, [
+            "sitemap_unreachable",
+          ]);
         },
       },
     ];

@@ -30,11 +30,14 @@ export class BaselineError extends Error {
 
 /** Where a finding is, for matching: array indices and repeated nesting folded, so one rule is one place. */
 export function placeOf(f: Pick<Finding, "instancePath" | "title">): string {
-  return f.instancePath !== undefined && f.instancePath !== "" ? f.instancePath.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1") : f.title;
+  return f.instancePath !== undefined && f.instancePath !== ""
+    ? f.instancePath.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1")
+    : f.title;
 }
 
 /** The key a baseline entry and the findings it accepts share (for lookups in a baseline of any size). */
-export const entryKey = (e: Pick<BaselineEntry, "check" | "operation" | "place">) => `${e.check}\u0000${e.operation}\u0000${e.place}`;
+export const entryKey = (e: Pick<BaselineEntry, "check" | "operation" | "place">) =>
+  `${e.check}\u0000${e.operation}\u0000${e.place}`;
 /** The key of a finding, as {@link entryKey}. */
 export const findingKey = (f: Finding) => entryKey({ check: f.check, operation: f.operation, place: placeOf(f) });
 
@@ -50,10 +53,14 @@ export function loadBaseline(path: string | undefined): Baseline {
   if (!path || !existsSync(path)) return { entries: [] };
   const data = readJsonFile(path, `CONTRACT_BASELINE ${path}`, (m) => new BaselineError(m));
   const entries = (data as { entries?: unknown })?.entries;
-  if (!Array.isArray(entries)) throw new BaselineError(`CONTRACT_BASELINE ${path} must be an object with an "entries" array`);
+  if (!Array.isArray(entries))
+    throw new BaselineError(`CONTRACT_BASELINE ${path} must be an object with an "entries" array`);
   entries.forEach((e: Record<string, unknown>, i) => {
-    for (const key of ["check", "operation", "place", "reason", "expires"]) if (typeof e?.[key] !== "string") throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].${key} must be a string`);
-    if (!DATE.test(String(e.expires)) || Number.isNaN(Date.parse(String(e.expires)))) throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].expires must be a date YYYY-MM-DD`);
+    for (const key of ["check", "operation", "place", "reason", "expires"])
+      if (typeof e?.[key] !== "string")
+        throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].${key} must be a string`);
+    if (!DATE.test(String(e.expires)) || Number.isNaN(Date.parse(String(e.expires))))
+      throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].expires must be a date YYYY-MM-DD`);
   });
   return { entries: entries as BaselineEntry[] };
 }
@@ -78,9 +85,21 @@ export function updatedBaseline(previous: Baseline, findings: Finding[], now = n
   for (const f of findings.filter((x) => x.severity === "error")) {
     if (out.some((e) => accepts(e, f))) continue;
     const kept = previous.entries.find((e) => accepts(e, f));
-    out.push(kept ?? { check: f.check, operation: f.operation, place: placeOf(f), reason: `accepted on ${today(now)}: ${f.title} (say why, and link the fix)`, expires });
+    out.push(
+      kept ?? {
+        check: f.check,
+        operation: f.operation,
+        place: placeOf(f),
+        reason: `accepted on ${today(now)}: ${f.title} (say why, and link the fix)`,
+        expires,
+      },
+    );
   }
-  return { entries: out.sort((a, b) => `${a.operation}${a.check}${a.place}`.localeCompare(`${b.operation}${b.check}${b.place}`)) };
+  return {
+    entries: out.sort((a, b) =>
+      `${a.operation}${a.check}${a.place}`.localeCompare(`${b.operation}${b.check}${b.place}`),
+    ),
+  };
 }
 
 /** Writes a baseline file (through the scrubber, like every file the suite writes). */

@@ -22,11 +22,20 @@ export interface Finished {
 }
 
 /** Applies `--update-baseline`, builds the report and writes its files. */
-export function finishRun(settings: Settings, results: ScenarioResult[], requests: number, scrubber: Scrubber, options: { updateBaseline?: boolean; baseline?: Baseline } = {}): Finished {
+export function finishRun(
+  settings: Settings,
+  results: ScenarioResult[],
+  requests: number,
+  scrubber: Scrubber,
+  options: { updateBaseline?: boolean; baseline?: Baseline } = {},
+): Finished {
   const baseline = options.baseline ? { entries: [...options.baseline.entries] } : loadBaseline(settings.baselinePath);
   let baselineWritten: Finished["baselineWritten"];
   if (options.updateBaseline) {
-    const next = updatedBaseline(baseline, results.flatMap((r) => [...r.findings, ...r.accepted]));
+    const next = updatedBaseline(
+      baseline,
+      results.flatMap((r) => [...r.findings, ...r.accepted]),
+    );
     // The file a plain run reads (CONTRACT_BASELINE, else contract-baseline.json): the next run accepts these.
     writeBaseline(settings.baselinePath, next, scrubber.text);
     // The run is judged against the baseline it just wrote.
@@ -43,8 +52,28 @@ export function finishRun(settings: Settings, results: ScenarioResult[], request
   const listed = (ops: typeof all) => ops.map(({ operationId, method, path }) => ({ operationId, method, path }));
   // A shard's reports list its own operations; its record, for the merge, all of them.
   const operations = listed(settings.shard ? shardOperations(all, settings.shard) : all);
-  const report = buildReport({ kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath }, operations, results, { ...baseline, path: settings.baselinePath }, requests);
+  const report = buildReport(
+    { kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath },
+    operations,
+    results,
+    { ...baseline, path: settings.baselinePath },
+    requests,
+  );
   const paths: Record<string, string> = writeReports(settings.reportsDir, report, results, scrubber);
-  if (settings.shard) paths.shard = writeShardRecord(settings.reportsDir, { version: 1, shard: settings.shard, target: report.target, documentOperations: listed(all), runOrder: linkOrder(all).map((op) => op.operationId), baselinePath: settings.baselinePath, requests, results }, scrubber);
+  if (settings.shard)
+    paths.shard = writeShardRecord(
+      settings.reportsDir,
+      {
+        version: 1,
+        shard: settings.shard,
+        target: report.target,
+        documentOperations: listed(all),
+        runOrder: linkOrder(all).map((op) => op.operationId),
+        baselinePath: settings.baselinePath,
+        requests,
+        results,
+      },
+      scrubber,
+    );
   return { report, paths, ...(baselineWritten ? { baselineWritten } : {}) };
 }

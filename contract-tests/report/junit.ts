@@ -20,16 +20,32 @@ export function formatJUnit(results: ScenarioResult[]): string {
   for (const r of results) {
     let suite = suites.get(r.operation);
     if (!suite) suites.set(r.operation, (suite = builder.testSuite().name(t(r.operation))));
-    const tc = suite.testCase().className(`contract.${t(r.operation)}`).name(t(r.title));
+    const tc = suite
+      .testCase()
+      .className(`contract.${t(r.operation)}`)
+      .name(t(r.title));
     const errors = r.findings.filter((f) => f.severity === "error");
-    if (r.error) tc.error(`internal error: ${t(r.error.split("\n")[0])}`, "internal", r.error.split("\n").map(t).join("\n"));
-    else if (r.status === "failed") tc.failure(`${errors.length} contract finding(s): ${[...new Set(errors.map((f) => f.check))].map(t).join(", ")}`, "contract").stacktrace(errors.map(formatFinding).join("\n"));
+    if (r.error)
+      tc.error(`internal error: ${t(r.error.split("\n")[0])}`, "internal", r.error.split("\n").map(t).join("\n"));
+    else if (r.status === "failed")
+      tc.failure(
+        `${errors.length} contract finding(s): ${[...new Set(errors.map((f) => f.check))].map(t).join(", ")}`,
+        "contract",
+      ).stacktrace(errors.map(formatFinding).join("\n"));
     else if (r.status === "skipped") tc.skipped().property("skip-reason", t(r.skipReason ?? ""));
-    for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES)) tc.property("warning", t(`${w.check}: ${w.title}`));
+    for (const w of r.findings.filter((f) => f.severity === "warning").slice(0, MAX_WARNING_PROPERTIES))
+      tc.property("warning", t(`${w.check}: ${w.title}`));
     for (const a of r.accepted) tc.property("accepted", t(`${a.check}: ${a.title}`));
   }
   // A run cut short is no pass: one failing case says how much was left out and why.
   const notRun = notRunOf(results);
-  if (notRun.scenarios > 0) builder.testSuite().name("(run)").testCase().className("contract.(run)").name("every planned scenario ran").failure(notRunText(notRun), "incomplete");
+  if (notRun.scenarios > 0)
+    builder
+      .testSuite()
+      .name("(run)")
+      .testCase()
+      .className("contract.(run)")
+      .name("every planned scenario ran")
+      .failure(notRunText(notRun), "incomplete");
   return builder.build();
 }

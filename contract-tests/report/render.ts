@@ -4,20 +4,40 @@
  */
 import type { ScenarioResult } from "../engine/run.js";
 import type { Finding } from "../types.js";
-import { accepts, entryKey, findingKey, isExpired, placeOf, today, type Baseline, type BaselineEntry } from "./baseline.js";
+import {
+  accepts,
+  entryKey,
+  findingKey,
+  isExpired,
+  placeOf,
+  today,
+  type Baseline,
+  type BaselineEntry,
+} from "./baseline.js";
 import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
 
 /** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
 const t = (v: unknown) => outsideText(v, "terminal");
 
 /** A finding of the run: the same rule broken in several places or scenarios is one entry with its count. */
-export type ReportedFinding = Finding & { scenario: string; test: string; /** Every scenario it occurred in. */ tests: string[] };
+export type ReportedFinding = Finding & {
+  scenario: string;
+  test: string /** Every scenario it occurred in. */;
+  tests: string[];
+};
 
 /** One entry per rule and place across the whole run, counts summed, scenarios listed. */
 function merge(findings: Array<Finding & { scenario: string; test: string }>): ReportedFinding[] {
   const byKey = new Map<string, ReportedFinding>();
   for (const f of findings) {
-    const key = [f.operation, f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join("\u0000");
+    const key = [
+      f.operation,
+      f.check,
+      f.severity,
+      f.title,
+      f.instancePath !== undefined ? placeOf(f) : f.received,
+      f.documented,
+    ].join("\u0000");
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...f, tests: [f.test] });
     else {
@@ -68,7 +88,11 @@ export interface NotRun {
 /** The scenarios the target's stop (budget, breaker) left out, and their operations. */
 export function notRunOf(results: ScenarioResult[]): NotRun {
   const cut = results.filter((r) => r.notRun !== undefined);
-  return { scenarios: cut.length, operations: new Set(cut.map((r) => r.operation)).size, reasons: [...new Set(cut.map((r) => r.notRun!))] };
+  return {
+    scenarios: cut.length,
+    operations: new Set(cut.map((r) => r.operation)).size,
+    reasons: [...new Set(cut.map((r) => r.notRun!))],
+  };
 }
 
 /** One sentence on a run cut short ("" when it was not). */
@@ -78,7 +102,14 @@ export function notRunText(n: NotRun): string {
 }
 
 /** Builds the report; `now` decides which baseline entries are expired. */
-export function buildReport(target: RunReport["target"], operations: RunReport["operations"], results: ScenarioResult[], baseline: Baseline & { path?: string }, requests: number, now = new Date()): RunReport {
+export function buildReport(
+  target: RunReport["target"],
+  operations: RunReport["operations"],
+  results: ScenarioResult[],
+  baseline: Baseline & { path?: string },
+  requests: number,
+  now = new Date(),
+): RunReport {
   const tag = (r: ScenarioResult) => (f: Finding) => ({ ...f, scenario: r.id, test: r.title });
   const findings = merge(results.flatMap((r) => r.findings.map(tag(r))));
   const acceptedRaw = merge(results.flatMap((r) => r.accepted.map(tag(r))));
@@ -117,7 +148,9 @@ export function buildReport(target: RunReport["target"], operations: RunReport["
     },
     findings,
     accepted,
-    skipped: results.filter((r) => r.status === "skipped").map((r) => ({ scenario: r.id, operation: r.operation, test: r.title, reason: r.skipReason ?? "" })),
+    skipped: results
+      .filter((r) => r.status === "skipped")
+      .map((r) => ({ scenario: r.id, operation: r.operation, test: r.title, reason: r.skipReason ?? "" })),
     baseline: { path: baseline.path ?? null, expired, fixed },
     internalErrors,
   };
@@ -130,8 +163,15 @@ const MAX_CURL_CHARS = 600;
 export function formatFinding(f: Finding): string {
   const count = (f.count ?? 1) > 1 ? ` (×${f.count})` : "";
   const lines = [`${f.severity === "error" ? "✗" : "!"} [${f.severity}] ${t(f.check)}: ${t(f.title)}${count}`];
-  const curl = f.curl.length > MAX_CURL_CHARS ? `${t(f.curl.slice(0, MAX_CURL_CHARS))}… (whole command in contract-report.json)` : t(f.curl);
-  lines.push(`    Request:       ${curl}`, `    Received:      ${t(f.received)}`, `    Documented:    ${t(f.documented)}`);
+  const curl =
+    f.curl.length > MAX_CURL_CHARS
+      ? `${t(f.curl.slice(0, MAX_CURL_CHARS))}… (whole command in contract-report.json)`
+      : t(f.curl);
+  lines.push(
+    `    Request:       ${curl}`,
+    `    Received:      ${t(f.received)}`,
+    `    Documented:    ${t(f.documented)}`,
+  );
   if (f.promise) lines.push(`    Promise:       ${t(f.promise)}`);
   if (f.schemaPath) lines.push(`    Schema path:   ${t(f.schemaPath)}`);
   if (f.instancePath !== undefined) lines.push(`    Instance path: ${t(f.instancePath) || "(root)"}`);
@@ -141,27 +181,48 @@ export function formatFinding(f: Finding): string {
 
 /** Every operation of the document, then anything else findings were about (the preflight, the suite). */
 function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
-  const known = report.operations.map((o) => ({ id: o.operationId, label: `${t(o.operationId)} (${t(o.method)} ${t(o.path)})` }));
+  const known = report.operations.map((o) => ({
+    id: o.operationId,
+    label: `${t(o.operationId)} (${t(o.method)} ${t(o.path)})`,
+  }));
   const ids = new Set(known.map((k) => k.id));
   const other = new Set<string>();
-  for (const list of [report.findings, report.accepted, report.skipped]) for (const x of list) if (!ids.has(x.operation)) other.add(x.operation);
+  for (const list of [report.findings, report.accepted, report.skipped])
+    for (const x of list) if (!ids.has(x.operation)) other.add(x.operation);
   return [...known, ...[...other].map((id) => ({ id, label: t(id) }))];
 }
 
 /** The readable report, grouped by operation. */
 export function formatText(report: RunReport): string {
-  const out = [`Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}; document ${t(report.target.spec)})`];
+  const out = [
+    `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}; document ${t(report.target.spec)})`,
+  ];
   for (const { id: op, label } of operationsOf(report)) {
-    const own = report.findings.filter((f) => f.operation === op).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
+    const own = report.findings
+      .filter((f) => f.operation === op)
+      .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
     out.push("", `== ${label} ==`);
     if (own.length === 0) out.push("  no findings");
-    for (const f of own) out.push(`  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`);
-    for (const a of report.accepted.filter((f) => f.operation === op)) out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
+    for (const f of own)
+      out.push(
+        `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`,
+      );
+    for (const a of report.accepted.filter((f) => f.operation === op))
+      out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
     for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
   }
-  for (const e of report.internalErrors) out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
-  for (const e of report.baseline.expired) out.push("", `✗ baseline entry expired on ${t(e.expires)}: ${t(e.operation)} ${t(e.check)} at ${t(e.place)} (${t(e.reason)})`);
-  for (const e of report.baseline.fixed) out.push("", `✓ fixed: baseline entry ${t(e.operation)} ${t(e.check)} at ${t(e.place)} no longer occurs; remove it`);
+  for (const e of report.internalErrors)
+    out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
+  for (const e of report.baseline.expired)
+    out.push(
+      "",
+      `✗ baseline entry expired on ${t(e.expires)}: ${t(e.operation)} ${t(e.check)} at ${t(e.place)} (${t(e.reason)})`,
+    );
+  for (const e of report.baseline.fixed)
+    out.push(
+      "",
+      `✓ fixed: baseline entry ${t(e.operation)} ${t(e.check)} at ${t(e.place)} no longer occurs; remove it`,
+    );
   const s = report.summary;
   out.push(
     "",
@@ -207,13 +268,74 @@ export function formatMarkdown(report: RunReport): string {
     for (const part of parts) for (const line of [part].flat()) out.push(line);
   };
   const errors = report.findings.filter((f) => f.severity === "error");
-  if (errors.length) add("", "### Errors", "", "| operation | check | finding | received | where | promise |", "|---|---|---|---|---|---|", errors.map((f) => `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`));
-  if (errors.length) add("", "<details><summary>Reproduce: a curl per error (it reads the key from $CONTRACT_API_KEY)</summary>", "", errors.slice(0, MAX_MARKDOWN_CURLS).flatMap((f) => [`${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]), "</details>");
-  if (report.accepted.length) add("", "### Accepted by the baseline", "", "| operation | check | finding | reason | expires |", "|---|---|---|---|---|", report.accepted.map((f) => `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.reason)} | ${cell(f.expires)} |`));
-  if (report.baseline.expired.length) add("", "### Expired baseline entries", "", report.baseline.expired.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}, expired ${cell(e.expires)}`));
-  if (report.baseline.fixed.length) add("", "### Fixed (no longer occurring; remove from the baseline)", "", report.baseline.fixed.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}`));
+  if (errors.length)
+    add(
+      "",
+      "### Errors",
+      "",
+      "| operation | check | finding | received | where | promise |",
+      "|---|---|---|---|---|---|",
+      errors.map(
+        (f) =>
+          `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`,
+      ),
+    );
+  if (errors.length)
+    add(
+      "",
+      "<details><summary>Reproduce: a curl per error (it reads the key from $CONTRACT_API_KEY)</summary>",
+      "",
+      errors
+        .slice(0, MAX_MARKDOWN_CURLS)
+        .flatMap((f) => [`${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]),
+      "</details>",
+    );
+  if (report.accepted.length)
+    add(
+      "",
+      "### Accepted by the baseline",
+      "",
+      "| operation | check | finding | reason | expires |",
+      "|---|---|---|---|---|",
+      report.accepted.map(
+        (f) =>
+          `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.reason)} | ${cell(f.expires)} |`,
+      ),
+    );
+  if (report.baseline.expired.length)
+    add(
+      "",
+      "### Expired baseline entries",
+      "",
+      report.baseline.expired.map(
+        (e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}, expired ${cell(e.expires)}`,
+      ),
+    );
+  if (report.baseline.fixed.length)
+    add(
+      "",
+      "### Fixed (no longer occurring; remove from the baseline)",
+      "",
+      report.baseline.fixed.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}`),
+    );
   const warnings = report.findings.filter((f) => f.severity === "warning");
-  if (warnings.length) add("", `<details><summary>${warnings.length} warning(s)</summary>`, "", warnings.map((f) => `- ${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`), "", "</details>");
-  if (report.skipped.length) add("", `<details><summary>${report.skipped.length} skipped scenario(s)</summary>`, "", report.skipped.map((x) => `- ${cell(x.operation)}: ${cell(x.test)}: ${cell(x.reason)}`), "", "</details>");
+  if (warnings.length)
+    add(
+      "",
+      `<details><summary>${warnings.length} warning(s)</summary>`,
+      "",
+      warnings.map((f) => `- ${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`),
+      "",
+      "</details>",
+    );
+  if (report.skipped.length)
+    add(
+      "",
+      `<details><summary>${report.skipped.length} skipped scenario(s)</summary>`,
+      "",
+      report.skipped.map((x) => `- ${cell(x.operation)}: ${cell(x.test)}: ${cell(x.reason)}`),
+      "",
+      "</details>",
+    );
   return `${out.join("\n")}\n`;
 }

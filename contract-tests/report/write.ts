@@ -7,10 +7,20 @@ import { formatJUnit } from "./junit.js";
 import { formatMarkdown, formatText, type RunReport } from "./render.js";
 
 /** The files of a report, by name. */
-const REPORT_FILES = { json: "contract-report.json", junit: "contract-junit.xml", markdown: "contract-summary.md", text: "contract-report.txt" } as const;
+const REPORT_FILES = {
+  json: "contract-report.json",
+  junit: "contract-junit.xml",
+  markdown: "contract-summary.md",
+  text: "contract-report.txt",
+} as const;
 
 /** Writes the JSON, JUnit, markdown and text reports into `dir`; returns their paths. */
-export function writeReports(dir: string, report: RunReport, results: ScenarioResult[], scrubber: Scrubber): Record<keyof typeof REPORT_FILES, string> {
+export function writeReports(
+  dir: string,
+  report: RunReport,
+  results: ScenarioResult[],
+  scrubber: Scrubber,
+): Record<keyof typeof REPORT_FILES, string> {
   mkdirSync(dir, { recursive: true });
   const contents: Record<keyof typeof REPORT_FILES, string> = {
     json: `${JSON.stringify(report, null, 2)}\n`,

@@ -18,7 +18,11 @@ describe("the check registry", () => {
   });
 
   it("stamps each finding with the id it is registered under, and refuses an unknown id", () => {
-    const found = runChecks(["sitemap_link_count"], sitemapOk((b) => (b.link_count = 9)), base);
+    const found = runChecks(
+      ["sitemap_link_count"],
+      sitemapOk((b) => (b.link_count = 9)),
+      base,
+    );
     expect(found.map((f) => f.check)).toEqual(["sitemap_link_count"]);
     expect(() => runChecks(["no_such_check"], sitemapOk(), base)).toThrow(/unknown check no_such_check/);
   });
@@ -26,32 +30,69 @@ describe("the check registry", () => {
   it("runs a relational check on the static mock only for a documented example pair", () => {
     const broken = schemaOk((b) => (b.id = "dsc_other"));
     expect(runChecks(["schema_update_echo"], broken, { ...base, live: false })).toEqual([]);
-    expect(runChecks(["schema_update_echo"], { ...broken, pairedExample: "productSchema" }, { ...base, live: false })).toHaveLength(1);
-    expect(runChecks(["sitemap_link_count"], sitemapOk((b) => (b.link_count = 9)), { ...base, live: false }), "a check of the response alone runs on the mock").toHaveLength(1);
+    expect(
+      runChecks(["schema_update_echo"], { ...broken, pairedExample: "productSchema" }, { ...base, live: false }),
+    ).toHaveLength(1);
+    expect(
+      runChecks(
+        ["sitemap_link_count"],
+        sitemapOk((b) => (b.link_count = 9)),
+        { ...base, live: false },
+      ),
+      "a check of the response alone runs on the mock",
+    ).toHaveLength(1);
   });
 
   it("reports an error whose check names no promise as a warning, saying so; an error with one keeps it", () => {
     // The listing documents no 404, 4XX or default: a 200 for an unknown id in a path breaks no promise.
-    const [unpromised] = runChecks(["unknown_resource"], listingOk(), { ...base, intent: "unknown-resource", unknownIn: "path" });
+    const [unpromised] = runChecks(["unknown_resource"], listingOk(), {
+      ...base,
+      intent: "unknown-resource",
+      unknownIn: "path",
+    });
     expect(unpromised).toMatchObject({ severity: "warning" });
     expect(unpromised!.documented).toContain(NO_PROMISE);
     expect(unpromised!.promise).toBeUndefined();
-    const [promised] = runChecks(["sitemap_link_count"], sitemapOk((b) => (b.link_count = 9)), base);
+    const [promised] = runChecks(
+      ["sitemap_link_count"],
+      sitemapOk((b) => (b.link_count = 9)),
+      base,
+    );
     expect(promised).toMatchObject({ severity: "error", promise: expect.stringMatching(/^interface 2\.2: "/) });
   });
 
   it("runs relational and semantic checks only on requests the document allows: never on invalid input or a refused key", () => {
     const outside = listingOk(() => {}, { query: { status: "failed" } });
-    expect(runChecks(["listing_status_filter"], outside, base), "the filter is checked on a valid request").not.toEqual([]);
-    for (const intent of ["rejection", "no-key", "empty-key", "wrong-key"] as const) expect(runChecks(["listing_status_filter", "listing_defaults", "listing_page_size"], outside, { ...base, intent }), intent).toEqual([]);
-    expect(runChecks(["listing_status_filter"], listingOk(() => {}, { query: { status: "" } }), base), "an empty filter reads as no filter").toEqual([]);
+    expect(runChecks(["listing_status_filter"], outside, base), "the filter is checked on a valid request").not.toEqual(
+      [],
+    );
+    for (const intent of ["rejection", "no-key", "empty-key", "wrong-key"] as const)
+      expect(
+        runChecks(["listing_status_filter", "listing_defaults", "listing_page_size"], outside, { ...base, intent }),
+        intent,
+      ).toEqual([]);
+    expect(
+      runChecks(
+        ["listing_status_filter"],
+        listingOk(() => {}, { query: { status: "" } }),
+        base,
+      ),
+      "an empty filter reads as no filter",
+    ).toEqual([]);
   });
 
   it("reads an update without fields as claiming nothing about the stored fields (kept or cleared: not shown)", () => {
     const kept = schemaOk((_b, sent) => delete sent.fields);
     expect(kept.request.json).not.toHaveProperty("fields");
     expect(runChecks(["field_tree_pairing", "schema_update_echo"], kept, base)).toEqual([]);
-    expect(runChecks(["field_tree_pairing"], schemaOk((_b, sent) => sent.fields.push({ name: "extra", type: "string", fields: [] })), base), "a sent field missing from the answer is still caught").not.toEqual([]);
+    expect(
+      runChecks(
+        ["field_tree_pairing"],
+        schemaOk((_b, sent) => sent.fields.push({ name: "extra", type: "string", fields: [] })),
+        base,
+      ),
+      "a sent field missing from the answer is still caught",
+    ).not.toEqual([]);
   });
 });
 
@@ -63,7 +104,10 @@ for (const id of Object.keys(CASES)) {
     it.each(CASES[id]!.broken.map((c) => [c.name, c] as const))("reports a finding on %s", (_name, c) => {
       const found = runChecks([id], c.exchange, { ...base, ...c.ctx });
       const hit = found.find((v) => c.expect!.title.test(v.title));
-      expect(hit, `no finding titled ${c.expect!.title} among ${JSON.stringify(found.map((v) => v.title))}`).toBeDefined();
+      expect(
+        hit,
+        `no finding titled ${c.expect!.title} among ${JSON.stringify(found.map((v) => v.title))}`,
+      ).toBeDefined();
       expect(hit!.check).toBe(id);
       expect(hit!.severity).toBe(c.expect!.severity);
       expect(hit!.operation).toBe(c.exchange.operation);
@@ -73,7 +117,11 @@ for (const id of Object.keys(CASES)) {
       // Every error names its promise: a place that exists in the document, or a statement of the interface.
       if (hit!.severity === "error") {
         expect(hit!.promise, `${id}: an error without a promise`).toMatch(/^#\/|^interface \d/);
-        if (hit!.promise!.startsWith("#/")) expect((c.ctx?.model ?? model).at(hit!.promise!.slice(1).split(" ")[0]!), `${hit!.promise} is in the document`).toBeDefined();
+        if (hit!.promise!.startsWith("#/"))
+          expect(
+            (c.ctx?.model ?? model).at(hit!.promise!.slice(1).split(" ")[0]!),
+            `${hit!.promise} is in the document`,
+          ).toBeDefined();
       }
     });
   });

@@ -4,25 +4,36 @@ import { boundaries, conservative, invalidValues, validSamples } from "../engine
 import { bodyMedia } from "../engine/requests.js";
 import { model } from "../fixtures/exchanges.js";
 
-const params = model.operations.flatMap((op) => op.parameters.map((p) => ({ name: `${op.operationId} ${p.in} ${p.name}`, p })));
-const bodies = model.operations.flatMap((op) => (bodyMedia(op)?.schemaPointer ? [{ name: op.operationId, pointer: bodyMedia(op)!.schemaPointer! }] : []));
+const params = model.operations.flatMap((op) =>
+  op.parameters.map((p) => ({ name: `${op.operationId} ${p.in} ${p.name}`, p })),
+);
+const bodies = model.operations.flatMap((op) =>
+  bodyMedia(op)?.schemaPointer ? [{ name: op.operationId, pointer: bodyMedia(op)!.schemaPointer! }] : [],
+);
 
 describe("valid samples (json-schema-faker, confirmed by ajv)", () => {
-  it.each(bodies.map((b) => [b.name, b] as const))("the body of %s: every sample validates, repeatably", (_name, { pointer }) => {
-    const samples = validSamples(model, pointer, 10);
-    expect(samples.length).toBe(10);
-    for (const s of samples) expect(model.validator.validate(pointer, s)).toEqual([]);
-    expect(validSamples(model, pointer, 10)).toEqual(samples);
-  });
+  it.each(bodies.map((b) => [b.name, b] as const))(
+    "the body of %s: every sample validates, repeatably",
+    (_name, { pointer }) => {
+      const samples = validSamples(model, pointer, 10);
+      expect(samples.length).toBe(10);
+      for (const s of samples) expect(model.validator.validate(pointer, s)).toEqual([]);
+      expect(validSamples(model, pointer, 10)).toEqual(samples);
+    },
+  );
 
   it.each(params.map((x) => [x.name, x] as const))("%s: samples validate", (_name, { p }) => {
-    for (const s of validSamples(model, p.schemaPointer, 5)) expect(model.validator.validate(p.schemaPointer, s)).toEqual([]);
+    for (const s of validSamples(model, p.schemaPointer, 5))
+      expect(model.validator.validate(p.schemaPointer, s)).toEqual([]);
   });
 
   it("stays where acceptance is guaranteed: no negative unbounded integers, a default caps an unbounded maximum", () => {
     expect(conservative({ type: "integer" })).toMatchObject({ minimum: 0, maximum: 100 });
     expect(conservative({ type: "integer", minimum: 1, default: 30 })).toMatchObject({ minimum: 1, maximum: 30 });
-    expect(conservative({ type: ["integer", "null"], format: "int32", default: 0 })).toMatchObject({ minimum: 0, maximum: 2 ** 31 - 1 });
+    expect(conservative({ type: ["integer", "null"], format: "int32", default: 0 })).toMatchObject({
+      minimum: 0,
+      maximum: 2 ** 31 - 1,
+    });
     expect(conservative({ type: "integer", minimum: 5, maximum: 9 })).toMatchObject({ minimum: 5, maximum: 9 });
   });
 });
@@ -30,17 +41,26 @@ describe("valid samples (json-schema-faker, confirmed by ajv)", () => {
 describe("boundaries and invalid values", () => {
   it("gives the document's own bounds", () => {
     expect(boundaries(model, { type: "integer", minimum: 1, maximum: 9 }).map((b) => b.value)).toEqual([1, 9]);
-    expect(boundaries(model, { type: ["integer", "null"], format: "int32" }).map((b) => b.value)).toEqual([2 ** 31 - 1]);
-    expect(boundaries(model, { type: "string", minLength: 2, maxLength: 4 }).map((b) => b.value)).toEqual(["aa", "aaaa"]);
+    expect(boundaries(model, { type: ["integer", "null"], format: "int32" }).map((b) => b.value)).toEqual([
+      2 ** 31 - 1,
+    ]);
+    expect(boundaries(model, { type: "string", minLength: 2, maxLength: 4 }).map((b) => b.value)).toEqual([
+      "aa",
+      "aaaa",
+    ]);
   });
 
   it.each(params.map((x) => [x.name, x] as const))("%s: every invalid value breaks its schema", (_name, { p }) => {
-    for (const m of invalidValues(model, p.schema)) expect(model.validator.validate(p.schemaPointer, m.value), m.what).not.toEqual([]);
+    for (const m of invalidValues(model, p.schema))
+      expect(model.validator.validate(p.schemaPointer, m.value), m.what).not.toEqual([]);
   });
 
   it.each([
     [{ type: "string", minLength: 3, maxLength: 5 }, ["shorter than minLength 3", "longer than maxLength 5"]],
-    [{ type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 }, ["at the exclusive minimum 0", "at the exclusive maximum 1"]],
+    [
+      { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
+      ["at the exclusive minimum 0", "at the exclusive maximum 1"],
+    ],
     [{ type: "integer", multipleOf: 5 }, ["not a multiple of 5"]],
     [{ type: "number", multipleOf: 0.5 }, ["not a multiple of 0.5"]],
     [{ type: "string", const: "on" }, ['other than the const "on"']],
@@ -53,8 +73,18 @@ describe("boundaries and invalid values", () => {
   });
 
   it("names formats and patterns as implied, everything else as demanded", () => {
-    const kinds = invalidValues(model, { type: "string", pattern: "^brq_", format: "uri" }).map((m) => `${m.demand}: ${m.what}`);
-    expect(kinds).toEqual(expect.arrayContaining(["error: integer where the schema allows string", "warning: a string not matching ^brq_", "warning: a string that is not a uri"]));
-    expect(invalidValues(model, { type: "array", minItems: 1, items: { enum: ["a"] , type: "string" } }).map((m) => m.what)).toEqual(expect.arrayContaining(["fewer than 1 items", "an item that is a value outside the enum"]));
+    const kinds = invalidValues(model, { type: "string", pattern: "^brq_", format: "uri" }).map(
+      (m) => `${m.demand}: ${m.what}`,
+    );
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        "error: integer where the schema allows string",
+        "warning: a string not matching ^brq_",
+        "warning: a string that is not a uri",
+      ]),
+    );
+    expect(
+      invalidValues(model, { type: "array", minItems: 1, items: { enum: ["a"], type: "string" } }).map((m) => m.what),
+    ).toEqual(expect.arrayContaining(["fewer than 1 items", "an item that is a value outside the enum"]));
   });
 });

@@ -43,11 +43,17 @@ const apiKeyDoc = (paths: Record<string, unknown>, extra: Record<string, unknown
   openapi: "3.1.0",
   info: { title: "Hostile", version: "1.0.0" },
   security: [{ key: [] }],
-  components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } }, ...((extra.components as object) ?? {}) },
+  components: {
+    securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } },
+    ...((extra.components as object) ?? {}),
+  },
   paths,
   ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "components")),
 });
-const ok = { "200": { description: "OK", content: { "application/json": { schema: {} } } }, "404": { description: "Not found" } };
+const ok = {
+  "200": { description: "OK", content: { "application/json": { schema: {} } } },
+  "404": { description: "Not found" },
+};
 
 let server: TestServer;
 const write = (name: string, doc: unknown) => {
@@ -56,7 +62,16 @@ const write = (name: string, doc: unknown) => {
   return path;
 };
 const run = (spec: string, base: string, env: Record<string, string> = {}) =>
-  runContract(readSettings({ CONTRACT_SPEC: spec, CONTRACT_BASE_URL: base, CONTRACT_API_KEY: KEY, CONTRACT_EXAMPLES: "1", CONTRACT_REPORTS_DIR: tempDir("contract-hostile-reports-"), ...env }));
+  runContract(
+    readSettings({
+      CONTRACT_SPEC: spec,
+      CONTRACT_BASE_URL: base,
+      CONTRACT_API_KEY: KEY,
+      CONTRACT_EXAMPLES: "1",
+      CONTRACT_REPORTS_DIR: tempDir("contract-hostile-reports-"),
+      ...env,
+    }),
+  );
 const skipReasons = (results: ScenarioResult[]) => results.map((r) => r.skipReason ?? "").join("\n");
 
 beforeAll(async () => {
@@ -82,7 +97,9 @@ describe("requests stay on the target's origin and under its base path", () => {
     await run(spec, server.url);
     const urls = server.requests.map((r) => r.url);
     expect(urls.some((u) => u.startsWith("/2/steal"))).toBe(true);
-    expect(server.requests.filter((r) => r.headers["x-key"] === KEY).every((r) => r.url.startsWith("/2/steal"))).toBe(true);
+    expect(server.requests.filter((r) => r.headers["x-key"] === KEY).every((r) => r.url.startsWith("/2/steal"))).toBe(
+      true,
+    );
   });
 
   it("refuses dot segments from the document and from a link (a response's '..'), and reports them; a __proto__ parameter keeps its value", async () => {
@@ -91,13 +108,41 @@ describe("requests stay on the target's origin and under its base path", () => {
       apiKeyDoc({
         "/../../tenant-b/steal": { get: { operationId: "dotdot", responses: ok } },
         "/%2e%2e/%2E%2e/tenant-c/steal": { get: { operationId: "encodedDots", responses: ok } },
-        "/things": { get: { operationId: "listThings", responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object" } } }, links: { thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } }, encoded: { operationId: "getThing", parameters: { id: "$response.body#/path" } } } } } } },
-        "/{id}/steal": { get: { operationId: "getThing", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
-        "/items/{__proto__}": { get: { operationId: "getItem", parameters: [{ name: "__proto__", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
+        "/things": {
+          get: {
+            operationId: "listThings",
+            responses: {
+              "200": {
+                description: "OK",
+                content: { "application/json": { schema: { type: "object" } } },
+                links: {
+                  thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } },
+                  encoded: { operationId: "getThing", parameters: { id: "$response.body#/path" } },
+                },
+              },
+            },
+          },
+        },
+        "/{id}/steal": {
+          get: {
+            operationId: "getThing",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            responses: ok,
+          },
+        },
+        "/items/{__proto__}": {
+          get: {
+            operationId: "getItem",
+            parameters: [{ name: "__proto__", in: "path", required: true, schema: { type: "string" } }],
+            responses: ok,
+          },
+        },
       }),
     );
     server.requests.length = 0;
-    const { results } = await run(spec, `${server.url}/api/tenant-a`, { CONTRACT_PARAMS: '{"__proto__": "thing_given_1"}' });
+    const { results } = await run(spec, `${server.url}/api/tenant-a`, {
+      CONTRACT_PARAMS: '{"__proto__": "thing_given_1"}',
+    });
     const urls = server.requests.map((r) => r.url);
     expect(urls.filter((u) => !u.startsWith("/api/tenant-a/"))).toEqual([]);
     // No keyed request reached the base path's root through a resolved '..' (only the keyless preflight asks there).
@@ -120,9 +165,32 @@ describe("requests stay on the target's origin and under its base path", () => {
 
 describe("documents: every $ref local, before any tool reads them", () => {
   const places: Array<[string, Record<string, unknown>, RegExp]> = [
-    ["an x- extension (a URL)", { "x-logo": { $ref: "http://127.0.0.1:9/ssrf" } }, /the \$ref "http:\/\/127\.0\.0\.1:9\/ssrf" at \/paths\/~1a\/get\/x-logo points outside/],
-    ["an Example Object (a local file)", { responses: { "200": { description: "OK", content: { "application/json": { examples: { leak: { $ref: "/etc/passwd" } } } } } } }, /"\/etc\/passwd" at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/examples\/leak points outside/],
-    ["an example value (a ../ file)", { responses: { "200": { description: "OK", content: { "application/json": { example: { nested: { $ref: "../.npmrc" } } } } } } }, /"\.\.\/\.npmrc" at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/example\/nested points outside/],
+    [
+      "an x- extension (a URL)",
+      { "x-logo": { $ref: "http://127.0.0.1:9/ssrf" } },
+      /the \$ref "http:\/\/127\.0\.0\.1:9\/ssrf" at \/paths\/~1a\/get\/x-logo points outside/,
+    ],
+    [
+      "an Example Object (a local file)",
+      {
+        responses: {
+          "200": {
+            description: "OK",
+            content: { "application/json": { examples: { leak: { $ref: "/etc/passwd" } } } },
+          },
+        },
+      },
+      /"\/etc\/passwd" at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/examples\/leak points outside/,
+    ],
+    [
+      "an example value (a ../ file)",
+      {
+        responses: {
+          "200": { description: "OK", content: { "application/json": { example: { nested: { $ref: "../.npmrc" } } } } },
+        },
+      },
+      /"\.\.\/\.npmrc" at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/example\/nested points outside/,
+    ],
   ];
   it.each(places)("refuses a $ref in %s (exit 2), naming the place", (_what, op, message) => {
     const spec = write("ref.yaml", apiKeyDoc({ "/a": { get: { operationId: "a", responses: ok, ...op } } }));
@@ -137,10 +205,15 @@ describe("documents: every $ref local, before any tool reads them", () => {
   });
 
   it("is refused before Prism starts and before the docs build runs Redocly", async () => {
-    const spec = write("ref.yaml", apiKeyDoc({ "/a": { get: { operationId: "a", responses: ok, "x-logo": { $ref: `${server.url}/ssrf` } } } }));
+    const spec = write(
+      "ref.yaml",
+      apiKeyDoc({ "/a": { get: { operationId: "a", responses: ok, "x-logo": { $ref: `${server.url}/ssrf` } } } }),
+    );
     server.requests.length = 0;
     await expect(startPrism({ spec })).rejects.toThrow(/points outside the document/);
-    await expect(buildSite({ out: join(tempDir("contract-hostile-site-"), "site"), specPath: spec })).rejects.toThrow(/points outside the document/);
+    await expect(buildSite({ out: join(tempDir("contract-hostile-site-"), "site"), specPath: spec })).rejects.toThrow(
+      /points outside the document/,
+    );
     expect(server.requests).toEqual([]);
   });
 });
@@ -148,15 +221,66 @@ describe("documents: every $ref local, before any tool reads them", () => {
 describe("bounds: a small document cannot hang the run", () => {
   const fanout: Record<string, unknown> = {};
   for (let level = 0; level < 7; level++)
-    fanout[`L${level}`] = level === 6 ? { type: "string" } : { type: "object", properties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, { $ref: `#/components/schemas/L${level + 1}` }])) };
+    fanout[`L${level}`] =
+      level === 6
+        ? { type: "string" }
+        : {
+            type: "object",
+            properties: Object.fromEntries(
+              Array.from({ length: 30 }, (_, i) => [`p${i}`, { $ref: `#/components/schemas/L${level + 1}` }]),
+            ),
+          };
   const body = (schema: unknown) => ({ required: true, content: { "application/json": { schema } } });
   const doc = apiKeyDoc(
     {
-      "/fanout": { post: { operationId: "fanout", requestBody: body({ $ref: "#/components/schemas/L0" }), responses: ok } },
-      "/big": { post: { operationId: "big", requestBody: body({ type: "object", required: ["s"], properties: { s: { type: "string", maxLength: 2147483647 }, list: { type: "array", items: { type: "string" }, maxItems: 2147483647 } } }), responses: ok } },
-      "/huge": { post: { operationId: "huge", requestBody: body({ type: "object", required: ["s"], properties: { s: { type: "string", minLength: 1e9 } } }), responses: ok } },
-      "/search": { get: { operationId: "search", parameters: [{ name: "q", in: "query", required: true, schema: { type: "string", pattern: `^${"(.*)".repeat(24)}#$` } }], responses: ok } },
-      "/answer": { get: { operationId: "answer", responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } } } } } } } },
+      "/fanout": {
+        post: { operationId: "fanout", requestBody: body({ $ref: "#/components/schemas/L0" }), responses: ok },
+      },
+      "/big": {
+        post: {
+          operationId: "big",
+          requestBody: body({
+            type: "object",
+            required: ["s"],
+            properties: {
+              s: { type: "string", maxLength: 2147483647 },
+              list: { type: "array", items: { type: "string" }, maxItems: 2147483647 },
+            },
+          }),
+          responses: ok,
+        },
+      },
+      "/huge": {
+        post: {
+          operationId: "huge",
+          requestBody: body({ type: "object", required: ["s"], properties: { s: { type: "string", minLength: 1e9 } } }),
+          responses: ok,
+        },
+      },
+      "/search": {
+        get: {
+          operationId: "search",
+          parameters: [
+            { name: "q", in: "query", required: true, schema: { type: "string", pattern: `^${"(.*)".repeat(24)}#$` } },
+          ],
+          responses: ok,
+        },
+      },
+      "/answer": {
+        get: {
+          operationId: "answer",
+          responses: {
+            "200": {
+              description: "OK",
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } },
+                },
+              },
+            },
+          },
+        },
+      },
     },
     { components: { schemas: fanout } },
   );
@@ -164,15 +288,23 @@ describe("bounds: a small document cannot hang the run", () => {
   it("a $ref fan-out (7 levels x 30 properties) stops at the node budget, naming the place", () => {
     const model = new SpecModel(write("fanout.yaml", doc));
     const started = Date.now();
-    expect(() => validSamples(model, "/components/schemas/L0", 1)).toThrow(/generation stopped at \/components\/schemas\/L0: inlining the schema's references would build more than \d+ nodes/);
+    expect(() => validSamples(model, "/components/schemas/L0", 1)).toThrow(
+      /generation stopped at \/components\/schemas\/L0: inlining the schema's references would build more than \d+ nodes/,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("a response pattern ^(a+)+$ is checked in linear time, and still catches a mismatch", () => {
     const validator = new SpecValidator(loadSpec(write("pattern.yaml", doc)));
     const started = Date.now();
-    expect(validator.validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: `${"a".repeat(34)}!` }).map((e) => e.keyword)).toEqual(["pattern"]);
-    expect(validator.validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: "aaaa" })).toEqual([]);
+    expect(
+      validator
+        .validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: `${"a".repeat(34)}!` })
+        .map((e) => e.keyword),
+    ).toEqual(["pattern"]);
+    expect(
+      validator.validate("/paths/~1answer/get/responses/200/content/application~1json/schema", { code: "aaaa" }),
+    ).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -180,7 +312,10 @@ describe("bounds: a small document cannot hang the run", () => {
     const warned: string[] = [];
     setUncheckedPatternHandler((pattern) => warned.push(pattern));
     const pattern = "^(?=(a+)+$)a+$";
-    const validator = new SpecValidator({ openapi: "3.1.0", components: { schemas: { S: { type: "string", pattern } } } });
+    const validator = new SpecValidator({
+      openapi: "3.1.0",
+      components: { schemas: { S: { type: "string", pattern } } },
+    });
     const started = Date.now();
     expect(validator.validate("/components/schemas/S", `${"a".repeat(40)}!`)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -193,31 +328,82 @@ describe("bounds: a small document cannot hang the run", () => {
     const { results } = await run(write("bounds.yaml", doc), server.url);
     expect(Date.now() - started).toBeLessThan(30_000);
     const reasons = skipReasons(results);
-    expect(reasons).toMatch(/generation stopped at \/paths\/~1fanout\/post\/requestBody\S*: inlining the schema's references would build more than/);
-    expect(reasons).toMatch(/generation stopped at \S*requestBody\S* \(at \/properties\/s of its inlined copy\): minLength 1000000000 is over the 10000 characters/);
+    expect(reasons).toMatch(
+      /generation stopped at \/paths\/~1fanout\/post\/requestBody\S*: inlining the schema's references would build more than/,
+    );
+    expect(reasons).toMatch(
+      /generation stopped at \S*requestBody\S* \(at \/properties\/s of its inlined copy\): minLength 1000000000 is over the 10000 characters/,
+    );
     expect(Math.max(...server.requests.map((r) => r.body.length))).toBeLessThanOrEqual(30_000); // 3 x MAX_GENERATED_LENGTH (engine/bounds.ts)
     expect(server.requests.some((r) => r.url.startsWith("/big"))).toBe(true);
-    expect(results.flatMap((r) => r.findings).some((f) => f.operation === "answer" && f.check === "response_schema_conformance")).toBe(true);
+    expect(
+      results
+        .flatMap((r) => r.findings)
+        .some((f) => f.operation === "answer" && f.check === "response_schema_conformance"),
+    ).toBe(true);
   }, 60_000);
 });
 
 describe("output: outside strings cannot steer a terminal or a CI page", () => {
   it("a response with 150,000 undocumented members is checked without a RangeError (findings capped per scenario)", async () => {
-    const spec = write("wide.yaml", apiKeyDoc({ "/wide": { get: { operationId: "wide", security: [], responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object", properties: { inner: { type: "object", properties: {} } } } } } } } } } }));
+    const spec = write(
+      "wide.yaml",
+      apiKeyDoc({
+        "/wide": {
+          get: {
+            operationId: "wide",
+            security: [],
+            responses: {
+              "200": {
+                description: "OK",
+                content: {
+                  "application/json": {
+                    schema: { type: "object", properties: { inner: { type: "object", properties: {} } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
     const { results } = await run(spec, server.url, { CONTRACT_EXAMPLES: "1", CONTRACT_PHASES: "examples" });
     const examples = results.find((r) => r.id === "wide/examples" || r.id.startsWith("wide/positive"))!;
     expect(results.filter((r) => r.error)).toEqual([]);
-    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "undocumented_properties").length).toBeGreaterThan(0);
+    expect(
+      results.flatMap((r) => r.findings).filter((f) => f.check === "undocumented_properties").length,
+    ).toBeGreaterThan(0);
     expect(examples).toBeDefined();
   }, 60_000);
 
   it("escapes control sequences and markdown/HTML from a response and the document in every report format", async () => {
     const spec = write(
       "names.yaml",
-      apiKeyDoc({ "/hostile": { get: { operationId: HOSTILE_OP, summary: HOSTILE_NAME, responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object", properties: { ok: { type: "boolean" } } } } } } } } } }),
+      apiKeyDoc({
+        "/hostile": {
+          get: {
+            operationId: HOSTILE_OP,
+            summary: HOSTILE_NAME,
+            responses: {
+              "200": {
+                description: "OK",
+                content: {
+                  "application/json": { schema: { type: "object", properties: { ok: { type: "boolean" } } } },
+                },
+              },
+            },
+          },
+        },
+      }),
     );
     const { run: done, results } = await run(spec, server.url, { CONTRACT_STRICT: "1" });
-    const report = buildReport({ kind: "live", baseUrl: server.url, strict: true, spec }, done.model.operations.map(({ operationId, method, path }) => ({ operationId, method, path })), results, { entries: [] }, done.target.requestsSent());
+    const report = buildReport(
+      { kind: "live", baseUrl: server.url, strict: true, spec },
+      done.model.operations.map(({ operationId, method, path }) => ({ operationId, method, path })),
+      results,
+      { entries: [] },
+      done.target.requestsSent(),
+    );
     expect(report.findings.some((f) => f.instancePath?.includes(pointerSegment(HOSTILE_NAME)))).toBe(true);
     const text = formatText(report);
     const markdown = formatMarkdown(report);
@@ -233,14 +419,40 @@ describe("output: outside strings cannot steer a terminal or a CI page", () => {
     expect(markdown.split("</details>").length).toBe(markdown.split("<details>").length);
     expect(markdown).toContain("&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;");
     // JSON stays JSON: the name is there, exactly, and only escaped as JSON escapes it.
-    expect(JSON.parse(JSON.stringify(report)).findings.some((f: { instancePath?: string }) => f.instancePath?.includes(pointerSegment(HOSTILE_NAME)))).toBe(true);
+    expect(
+      JSON.parse(JSON.stringify(report)).findings.some((f: { instancePath?: string }) =>
+        f.instancePath?.includes(pointerSegment(HOSTILE_NAME)),
+      ),
+    ).toBe(true);
   }, 30_000);
 
   it("escapes names and descriptions from the documents in the spec:diff markdown report", () => {
     const before = loadSpec(write("before.yaml", apiKeyDoc({ "/a": { get: { operationId: "a", responses: ok } } })));
-    const after = loadSpec(write("after.yaml", apiKeyDoc({ "/a": { get: { operationId: "a", description: `# Gate: pass\n</details><img src=x onerror=alert(1)>${ESC}[2J`, responses: ok } }, [`/b${"</details>"}<script>x</script>`]: { get: { operationId: `b${ESC}]0;t${"\u0007"}`, responses: ok } } })));
+    const after = loadSpec(
+      write(
+        "after.yaml",
+        apiKeyDoc({
+          "/a": {
+            get: {
+              operationId: "a",
+              description: `# Gate: pass\n</details><img src=x onerror=alert(1)>${ESC}[2J`,
+              responses: ok,
+            },
+          },
+          [`/b${"</details>"}<script>x</script>`]: { get: { operationId: `b${ESC}]0;t${"\u0007"}`, responses: ok } },
+        }),
+      ),
+    );
     const changes = classifyChanges(before, after);
-    const md = renderReport({ repo: ".", specPath: "openapi/openapi.yaml", baseRef: "main", baseVersion: "1.0.0", headVersion: "1.0.0", changes, verdict: judgeVersion("1.0.0", "1.0.0", changes.filter((c) => c.cls === "breaking").length) });
+    const md = renderReport({
+      repo: ".",
+      specPath: "openapi/openapi.yaml",
+      baseRef: "main",
+      baseVersion: "1.0.0",
+      headVersion: "1.0.0",
+      changes,
+      verdict: judgeVersion("1.0.0", "1.0.0", changes.filter((c) => c.cls === "breaking").length),
+    });
     expect(changes.length).toBeGreaterThan(0);
     // Code spans show their text literally (no HTML inside them is rendered): everything outside them is escaped.
     const outsideCode = md.replace(/(`+)[^`]*?\1/g, "");
@@ -285,10 +497,24 @@ describe("settings and files", () => {
       sendJson(res, 200, {});
     });
     try {
-      const report = { target: { kind: "live", baseUrl: thief.url, spec: "openapi/openapi.yaml", strict: false }, findings: [{ severity: "error", check: "not_a_server_error", operation: "createSitemapRequest", title: "t", curl: "", replay: { method: "POST", path: "/v1/site/map", query: {}, headers: {}, key: true, context: {} } }] };
+      const report = {
+        target: { kind: "live", baseUrl: thief.url, spec: "openapi/openapi.yaml", strict: false },
+        findings: [
+          {
+            severity: "error",
+            check: "not_a_server_error",
+            operation: "createSitemapRequest",
+            title: "t",
+            curl: "",
+            replay: { method: "POST", path: "/v1/site/map", query: {}, headers: {}, key: true, context: {} },
+          },
+        ],
+      };
       const path = write("tampered-report", JSON.stringify(report));
       const lines: string[] = [];
-      await expect(replayReport(path, resolveOptions({ env: { CONTRACT_API_KEY: KEY }, configFile: false }), (l) => lines.push(l))).rejects.toThrow(/name the target to replay against with --base-url/);
+      await expect(
+        replayReport(path, resolveOptions({ env: { CONTRACT_API_KEY: KEY }, configFile: false }), (l) => lines.push(l)),
+      ).rejects.toThrow(/name the target to replay against with --base-url/);
       expect(seen, "nothing was sent to the URL the report names").toEqual([]);
     } finally {
       await thief.close();
@@ -298,15 +524,51 @@ describe("settings and files", () => {
   it("CONTRACT_REPORTS_DIR naming an existing file is an invalid setting before anything starts", () => {
     const path = write("a-file", "not a directory");
     expect(() => readSettings({ CONTRACT_REPORTS_DIR: path })).toThrow(/CONTRACT_REPORTS_DIR must name a directory/);
-    expect(() => readSettings({ CONTRACT_REPORTS_DIR: join(path, "below") })).toThrow(/CONTRACT_REPORTS_DIR must name a directory/);
+    expect(() => readSettings({ CONTRACT_REPORTS_DIR: join(path, "below") })).toThrow(
+      /CONTRACT_REPORTS_DIR must name a directory/,
+    );
   });
 
   it("a baseline of 150,000 entries renders in every format (no RangeError)", () => {
-    const entries: BaselineEntry[] = Array.from({ length: 150_000 }, (_, i) => ({ check: "response_schema_conformance", operation: `op${i}`, place: `/p${i}`, reason: "accepted", expires: i % 2 ? "2000-01-01" : "2999-01-01" }));
+    const entries: BaselineEntry[] = Array.from({ length: 150_000 }, (_, i) => ({
+      check: "response_schema_conformance",
+      operation: `op${i}`,
+      place: `/p${i}`,
+      reason: "accepted",
+      expires: i % 2 ? "2000-01-01" : "2999-01-01",
+    }));
     const path = write("baseline.json", JSON.stringify({ entries }));
     const baseline = loadBaseline(path);
-    const results: ScenarioResult[] = [{ id: "op1/positive", operation: "op1", phase: "positive", title: "positive", status: "failed", findings: [{ check: "response_schema_conformance", severity: "error", operation: "op1", title: "t", curl: "curl", received: "r", documented: "d", instancePath: "/p1" } as never], accepted: [], exchanges: 1 }];
-    const report = buildReport({ kind: "live", baseUrl: "http://x", strict: false, spec: "s" }, [], results, baseline, 1);
+    const results: ScenarioResult[] = [
+      {
+        id: "op1/positive",
+        operation: "op1",
+        phase: "positive",
+        title: "positive",
+        status: "failed",
+        findings: [
+          {
+            check: "response_schema_conformance",
+            severity: "error",
+            operation: "op1",
+            title: "t",
+            curl: "curl",
+            received: "r",
+            documented: "d",
+            instancePath: "/p1",
+          } as never,
+        ],
+        accepted: [],
+        exchanges: 1,
+      },
+    ];
+    const report = buildReport(
+      { kind: "live", baseUrl: "http://x", strict: false, spec: "s" },
+      [],
+      results,
+      baseline,
+      1,
+    );
     expect(report.baseline.fixed.length).toBe(149_999);
     expect(formatMarkdown(report).length).toBeGreaterThan(0);
     expect(formatText(report).length).toBeGreaterThan(0);

@@ -47,7 +47,9 @@ describe("the option table", () => {
   });
 
   it("knows every CONTRACT_* variable the README, the docs and the workflows mention (but the typo shown as one)", () => {
-    const texts = ["README.md", "docs/contract-suite.md", ".github/workflows/staging-contract.yml"].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+    const texts = ["README.md", "docs/contract-suite.md", ".github/workflows/staging-contract.yml"]
+      .map((f) => readFileSync(join(ROOT, f), "utf8"))
+      .join("\n");
     const mentioned = [...new Set([...texts.matchAll(/\bCONTRACT_[A-Z_]*[A-Z]\b(?!` →)/g)].map((m) => m[0]))];
     expect(mentioned.length).toBeGreaterThan(10);
     expect(mentioned.filter((v) => !OPTIONS.some((o) => o.env === v))).toEqual([]);
@@ -55,7 +57,11 @@ describe("the option table", () => {
 
   it("is documented in the README: every flag and variable of the table", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    expect(OPTIONS.filter((o) => (o.flag !== false && !readme.includes(`\`--${o.name}`)) || (o.env && !readme.includes(`\`${o.env}\``))).map((o) => o.name)).toEqual([]);
+    expect(
+      OPTIONS.filter(
+        (o) => (o.flag !== false && !readme.includes(`\`--${o.name}`)) || (o.env && !readme.includes(`\`${o.env}\``)),
+      ).map((o) => o.name),
+    ).toEqual([]);
   });
 
   it("is the source of the committed JSON Schema of the config file (npm run contract:schema rewrites it)", () => {
@@ -67,28 +73,64 @@ describe("the option table", () => {
     expect(closest("CONTRACT_BASEURL", envs)).toBe("CONTRACT_BASE_URL");
     expect(closest("CONTRACT_APIKEY", envs)).toBe("CONTRACT_API_KEY");
     expect(closest("CONTRACT_MAX_REQUEST", envs)).toBe("CONTRACT_MAX_REQUESTS");
-    expect(refused(() => resolveOptions({ argv: ["--max-request", "3"] }))).toBe("unknown option --max-request; did you mean --max-requests? (see --help)");
-    expect(refused(() => resolveOptions({ env: { CONTRACT_STRICTMODE: "1" } }))).toMatch(/CONTRACT_STRICTMODE; did you mean CONTRACT_STRICT\?/);
+    expect(refused(() => resolveOptions({ argv: ["--max-request", "3"] }))).toBe(
+      "unknown option --max-request; did you mean --max-requests? (see --help)",
+    );
+    expect(refused(() => resolveOptions({ env: { CONTRACT_STRICTMODE: "1" } }))).toMatch(
+      /CONTRACT_STRICTMODE; did you mean CONTRACT_STRICT\?/,
+    );
   });
 });
 
 describe("flags, environment and config file", () => {
-  const dir = project({ "contract.config.json": { seed: 1, examples: 2, maxRequests: 3, baseline: "accepted.json", reportsDir: "out", strict: true, operations: ["listBrowserRequests"] } });
+  const dir = project({
+    "contract.config.json": {
+      seed: 1,
+      examples: 2,
+      maxRequests: 3,
+      baseline: "accepted.json",
+      reportsDir: "out",
+      strict: true,
+      operations: ["listBrowserRequests"],
+    },
+  });
 
   it("takes a flag over the environment over the file over the default, and says where each came from", () => {
-    const r = resolveOptions({ argv: ["--max-requests=9", "--strict=false"], env: { CONTRACT_EXAMPLES: "5", CONTRACT_MAX_REQUESTS: "8" }, cwd: dir });
-    expect(Object.fromEntries([...r].map(([k, v]) => [k, [v.value, v.source]]))).toMatchObject({ "max-requests": [9, "flag"], strict: [false, "flag"], examples: [5, "env"], seed: [1, "file"], operations: [["listBrowserRequests"], "file"] });
+    const r = resolveOptions({
+      argv: ["--max-requests=9", "--strict=false"],
+      env: { CONTRACT_EXAMPLES: "5", CONTRACT_MAX_REQUESTS: "8" },
+      cwd: dir,
+    });
+    expect(Object.fromEntries([...r].map(([k, v]) => [k, [v.value, v.source]]))).toMatchObject({
+      "max-requests": [9, "flag"],
+      strict: [false, "flag"],
+      examples: [5, "env"],
+      seed: [1, "file"],
+      operations: [["listBrowserRequests"], "file"],
+    });
     const s = settingsFrom(r);
-    expect(s).toMatchObject({ maxRequests: 9, examples: 5, seed: 1, strict: false, operations: ["listBrowserRequests"] });
+    expect(s).toMatchObject({
+      maxRequests: 9,
+      examples: 5,
+      seed: 1,
+      strict: false,
+      operations: ["listBrowserRequests"],
+    });
     // Paths in the file are relative to the file, not to where the command runs.
     expect(s.baselinePath).toBe(join(dir, "accepted.json"));
     expect(s.reportsDir).toBe(join(dir, "out"));
   });
 
-  it("reads the \"contract\" key of package.json when there is no contract.config.json, and --config names another file", () => {
+  it('reads the "contract" key of package.json when there is no contract.config.json, and --config names another file', () => {
     const pkg = project({ "package.json": { name: "x", contract: { seed: 42 } }, "ci/contract.json": { seed: 43 } });
-    expect(resolveOptions({ cwd: pkg }).get("seed")).toMatchObject({ value: 42, label: 'package.json "contract": seed' });
-    expect(resolveOptions({ cwd: pkg, argv: ["--config", "ci/contract.json"] }).get("seed")).toMatchObject({ value: 43, source: "file" });
+    expect(resolveOptions({ cwd: pkg }).get("seed")).toMatchObject({
+      value: 42,
+      label: 'package.json "contract": seed',
+    });
+    expect(resolveOptions({ cwd: pkg, argv: ["--config", "ci/contract.json"] }).get("seed")).toMatchObject({
+      value: 43,
+      source: "file",
+    });
   });
 
   it.each([
@@ -98,7 +140,10 @@ describe("flags, environment and config file", () => {
     [{ operations: "listBrowserRequests" }, /contract\.config\.json: operations must be array/],
     [{ baseUrl: "ftp://x" }, /contract\.config\.json: baseUrl must match pattern/],
     [{ apiKey: "sk_live_in_a_file" }, /"apiKey" may not be in a file .* set CONTRACT_API_KEY/],
-    ["{not json sk_live_in_a_file", /contract\.config\.json .* is not valid JSON \(at character 1\); its content is not shown/],
+    [
+      "{not json sk_live_in_a_file",
+      /contract\.config\.json .* is not valid JSON \(at character 1\); its content is not shown/,
+    ],
   ])("validates the file against its schema at start: %j", (config, message) => {
     const msg = refused(() => resolveOptions({ cwd: project({ "contract.config.json": config }) }));
     expect(msg).toMatch(message);
@@ -106,20 +151,32 @@ describe("flags, environment and config file", () => {
   });
 
   it("refuses a key on the command line, a value-less option and a stray argument", () => {
-    expect(refused(() => resolveOptions({ argv: ["--api-key", "sk_x"] }))).toMatch(/--api-key is not a flag: .* set CONTRACT_API_KEY/);
+    expect(refused(() => resolveOptions({ argv: ["--api-key", "sk_x"] }))).toMatch(
+      /--api-key is not a flag: .* set CONTRACT_API_KEY/,
+    );
     expect(refused(() => resolveOptions({ argv: ["--seed"] }))).toMatch(/--seed needs a value/);
-    expect(refused(() => resolveOptions({ argv: ["listBrowserRequests"] }))).toMatch(/unexpected argument "listBrowserRequests"/);
-    expect(refused(() => resolveOptions({ argv: ["--seed", "-1"] }))).toMatch(/--seed must be an integer of at least 0/);
+    expect(refused(() => resolveOptions({ argv: ["listBrowserRequests"] }))).toMatch(
+      /unexpected argument "listBrowserRequests"/,
+    );
+    expect(refused(() => resolveOptions({ argv: ["--seed", "-1"] }))).toMatch(
+      /--seed must be an integer of at least 0/,
+    );
   });
 
   it("refuses a selection that names nothing, with the closest name", async () => {
     const settings = (argv: string[]) => settingsFrom(resolveOptions({ argv }));
-    const plan = (argv: string[]) => import("../engine/run.js").then(({ ContractRun }) => new ContractRun(settings(argv)).scenarios());
-    await expect(plan(["--operations", "listBrowserRequest"])).rejects.toThrow(/matches no operation of the document; closest: listBrowserRequests/);
+    const plan = (argv: string[]) =>
+      import("../engine/run.js").then(({ ContractRun }) => new ContractRun(settings(argv)).scenarios());
+    await expect(plan(["--operations", "listBrowserRequest"])).rejects.toThrow(
+      /matches no operation of the document; closest: listBrowserRequests/,
+    );
     await expect(plan(["--operations", "tag:Browser"])).rejects.toThrow(/closest: tag:Browser Requests/);
     await expect(plan(["--phases", "negativ"])).rejects.toThrow(/did you mean negative\?/);
     await expect(plan(["--checks", "response_schema"])).rejects.toThrow(/did you mean response_schema_conformance\?/);
-    expect((await plan(["--operations", "PUT /v1/**", "--phases", "auth,examples"])).map((s) => s.id)).toEqual(["updateDataSchema/examples", "updateDataSchema/auth"]);
+    expect((await plan(["--operations", "PUT /v1/**", "--phases", "auth,examples"])).map((s) => s.id)).toEqual([
+      "updateDataSchema/examples",
+      "updateDataSchema/auth",
+    ]);
   });
 });
 
@@ -129,7 +186,25 @@ describe("--seed", () => {
     try {
       const bodies = async (seed: string) => {
         const from = server.requests.length;
-        await runContract(settingsFrom(resolveOptions({ argv: ["--base-url", server.url, "--operations", "createSitemapRequest", "--phases", "positive", "--examples", "3", "--seed", seed], env: { CONTRACT_API_KEY: "k_seed_test" } })));
+        await runContract(
+          settingsFrom(
+            resolveOptions({
+              argv: [
+                "--base-url",
+                server.url,
+                "--operations",
+                "createSitemapRequest",
+                "--phases",
+                "positive",
+                "--examples",
+                "3",
+                "--seed",
+                seed,
+              ],
+              env: { CONTRACT_API_KEY: "k_seed_test" },
+            }),
+          ),
+        );
         return server.requests.slice(from).map((r) => `${r.url} ${r.body}`);
       };
       const [a, b, c] = [await bodies("1"), await bodies("1"), await bodies("2")];

@@ -3,7 +3,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ScenarioResult } from "../engine/run.js";
-import { accepts, BaselineError, loadBaseline, placeOf, updatedBaseline, type BaselineEntry } from "../report/baseline.js";
+import {
+  accepts,
+  BaselineError,
+  loadBaseline,
+  placeOf,
+  updatedBaseline,
+  type BaselineEntry,
+} from "../report/baseline.js";
 import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
 import type { Finding } from "../types.js";
@@ -11,9 +18,36 @@ import { cleanUp, tempDir } from "./support/spawn.js";
 
 afterAll(cleanUp);
 
-const finding = (over: Partial<Finding> = {}): Finding => ({ check: "sitemap_link_count", severity: "error", operation: "createSitemapRequest", title: "link_count disagrees with links", received: "4", documented: "3", instancePath: "/link_count", curl: "curl -X POST 'http://x/v1/site/map'", ...over });
-const result = (id: string, findings: Finding[], over: Partial<ScenarioResult> = {}): ScenarioResult => ({ id, operation: "createSitemapRequest", phase: "examples", title: `${id} title`, status: findings.some((f) => f.severity === "error") ? "failed" : "passed", findings, accepted: [], exchanges: 1, ...over });
-const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({ check: "sitemap_link_count", operation: "createSitemapRequest", place: "/link_count", reason: "known", expires: "2999-01-01", ...over });
+const finding = (over: Partial<Finding> = {}): Finding => ({
+  check: "sitemap_link_count",
+  severity: "error",
+  operation: "createSitemapRequest",
+  title: "link_count disagrees with links",
+  received: "4",
+  documented: "3",
+  instancePath: "/link_count",
+  curl: "curl -X POST 'http://x/v1/site/map'",
+  ...over,
+});
+const result = (id: string, findings: Finding[], over: Partial<ScenarioResult> = {}): ScenarioResult => ({
+  id,
+  operation: "createSitemapRequest",
+  phase: "examples",
+  title: `${id} title`,
+  status: findings.some((f) => f.severity === "error") ? "failed" : "passed",
+  findings,
+  accepted: [],
+  exchanges: 1,
+  ...over,
+});
+const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({
+  check: "sitemap_link_count",
+  operation: "createSitemapRequest",
+  place: "/link_count",
+  reason: "known",
+  expires: "2999-01-01",
+  ...over,
+});
 const target = { kind: "live", baseUrl: "http://x", strict: false, spec: "openapi.yaml" };
 const ops = [{ operationId: "createSitemapRequest", method: "POST", path: "/v1/site/map" }];
 
@@ -27,7 +61,9 @@ describe("the promise of a finding", () => {
     expect(formatText(report)).toContain(`Promise:       ${promise}`);
     expect(formatJUnit(results)).toContain(`Promise:       ${promise}`);
     // Markdown escapes the cell like every other cell: read back unescaped, it is the promise.
-    const markdown = formatMarkdown(report).replace(/&quot;/g, '"').replace(/\\(.)/g, "$1");
+    const markdown = formatMarkdown(report)
+      .replace(/&quot;/g, '"')
+      .replace(/\\(.)/g, "$1");
     expect(markdown).toMatch(/\| promise \|/);
     expect(markdown).toContain(`| ${promise} |`);
   });
@@ -35,7 +71,9 @@ describe("the promise of a finding", () => {
 
 describe("the verdict", () => {
   it("passes with warnings only and fails on an error finding", () => {
-    expect(buildReport(target, ops, [result("a", [finding({ severity: "warning" })])], { entries: [] }, 1).verdict).toBe("pass");
+    expect(
+      buildReport(target, ops, [result("a", [finding({ severity: "warning" })])], { entries: [] }, 1).verdict,
+    ).toBe("pass");
     expect(buildReport(target, ops, [result("a", [finding()])], { entries: [] }, 1).verdict).toBe("fail");
   });
 
@@ -43,33 +81,63 @@ describe("the verdict", () => {
     const report = buildReport(target, ops, [result("a", [])], { entries: [entry()] }, 1);
     expect(report.verdict).toBe("pass");
     expect(report.baseline.fixed).toEqual([entry()]);
-    expect(formatText(report)).toMatch(/✓ fixed: baseline entry createSitemapRequest sitemap_link_count at \/link_count/);
+    expect(formatText(report)).toMatch(
+      /✓ fixed: baseline entry createSitemapRequest sitemap_link_count at \/link_count/,
+    );
   });
 
   it("fails on an expired entry whose finding still occurs, and on a failed scenario without findings", () => {
-    const expired = buildReport(target, ops, [result("a", [finding()])], { entries: [entry({ expires: "2020-01-01" })] }, 1, new Date("2026-01-01"));
+    const expired = buildReport(
+      target,
+      ops,
+      [result("a", [finding()])],
+      { entries: [entry({ expires: "2020-01-01" })] },
+      1,
+      new Date("2026-01-01"),
+    );
     expect(expired.baseline.expired).toHaveLength(1);
     expect(expired.verdict).toBe("fail");
-    expect(buildReport(target, ops, [result("a", [], { status: "failed", error: "boom" })], { entries: [] }, 1).verdict).toBe("fail");
+    expect(
+      buildReport(target, ops, [result("a", [], { status: "failed", error: "boom" })], { entries: [] }, 1).verdict,
+    ).toBe("fail");
   });
 });
 
 describe("merging and rendering", () => {
   it("merges one rule broken in several scenarios and positions into one entry with its count and tests", () => {
-    const report = buildReport(target, ops, [result("a", [finding({ instancePath: "/results/0/x", count: 2 })]), result("b", [finding({ instancePath: "/results/3/x" })])], { entries: [] }, 3);
+    const report = buildReport(
+      target,
+      ops,
+      [
+        result("a", [finding({ instancePath: "/results/0/x", count: 2 })]),
+        result("b", [finding({ instancePath: "/results/3/x" })]),
+      ],
+      { entries: [] },
+      3,
+    );
     expect(report.findings).toHaveLength(1);
     expect(report.findings[0]).toMatchObject({ count: 3, tests: ["a title", "b title"] });
     expect(report.summary).toMatchObject({ errors: 1, occurrences: 3, requests: 3 });
   });
 
   it("lists every operation of the document in the text report, with its method and path, findings or not", () => {
-    expect(formatText(buildReport(target, ops, [], { entries: [] }, 0))).toContain("== createSitemapRequest (POST /v1/site/map) ==\n  no findings");
+    expect(formatText(buildReport(target, ops, [], { entries: [] }, 0))).toContain(
+      "== createSitemapRequest (POST /v1/site/map) ==\n  no findings",
+    );
   });
 
   it("writes the markdown summary with errors, accepted findings and skips", () => {
     const accepted = result("a", [], { accepted: [finding()] });
     const skipped = result("s", [], { status: "skipped", skipReason: "skipped: needs a live target" });
-    const md = formatMarkdown(buildReport(target, ops, [accepted, skipped, result("b", [finding({ check: "ignored_auth", title: "The API answered" })])], { entries: [entry()] }, 2));
+    const md = formatMarkdown(
+      buildReport(
+        target,
+        ops,
+        [accepted, skipped, result("b", [finding({ check: "ignored_auth", title: "The API answered" })])],
+        { entries: [entry()] },
+        2,
+      ),
+    );
     expect(md).toMatch(/^## Contract suite: ❌ fail/);
     expect(md).toContain("| createSitemapRequest | `ignored_auth` | The API answered |");
     expect(md).toContain("### Accepted by the baseline");
@@ -85,7 +153,9 @@ describe("merging and rendering", () => {
 
 describe("the baseline file", () => {
   it("places a finding by its instance path with indices folded, else by its title", () => {
-    expect(placeOf({ instancePath: "/data/results/4/actions/0/query", title: "t" })).toBe("/data/results/*/actions/*/query");
+    expect(placeOf({ instancePath: "/data/results/4/actions/0/query", title: "t" })).toBe(
+      "/data/results/*/actions/*/query",
+    );
     expect(placeOf({ instancePath: "/fields/1/fields/0/fields/2/type", title: "t" })).toBe("/fields/*/type");
     expect(placeOf({ title: "Undocumented status" })).toBe("Undocumented status");
     expect(accepts(entry(), finding({ instancePath: "/link_count" }))).toBe(true);
@@ -94,10 +164,21 @@ describe("the baseline file", () => {
 
   it("keeps the reasons and expiries of existing entries, adds new errors with a 90-day expiry, and drops what no longer occurs", () => {
     const now = new Date("2026-11-22T00:00:00Z");
-    const next = updatedBaseline({ entries: [entry({ reason: "our reason" }), entry({ check: "gone" })] }, [finding(), finding({ check: "ignored_auth", instancePath: undefined, title: "The API answered" }), finding({ check: "x", severity: "warning" })], now);
+    const next = updatedBaseline(
+      { entries: [entry({ reason: "our reason" }), entry({ check: "gone" })] },
+      [
+        finding(),
+        finding({ check: "ignored_auth", instancePath: undefined, title: "The API answered" }),
+        finding({ check: "x", severity: "warning" }),
+      ],
+      now,
+    );
     expect(next.entries).toHaveLength(2);
     expect(next.entries.find((e) => e.check === "sitemap_link_count")!.reason).toBe("our reason");
-    expect(next.entries.find((e) => e.check === "ignored_auth")).toMatchObject({ place: "The API answered", expires: "2027-02-20" });
+    expect(next.entries.find((e) => e.check === "ignored_auth")).toMatchObject({
+      place: "The API answered",
+      expires: "2027-02-20",
+    });
   });
 
   it("refuses a malformed file, naming the entry and the rule", () => {
@@ -106,7 +187,11 @@ describe("the baseline file", () => {
     expect(loadBaseline(join(dir, "absent.json"))).toEqual({ entries: [] });
     expect(() => loadBaseline(write("a.json", "{"))).toThrow(BaselineError);
     expect(() => loadBaseline(write("b.json", "[]"))).toThrow(/must be an object with an "entries" array/);
-    expect(() => loadBaseline(write("c.json", JSON.stringify({ entries: [{ ...entry(), expires: "soon" }] })))).toThrow(/entries\[0\]\.expires must be a date YYYY-MM-DD/);
-    expect(() => loadBaseline(write("d.json", JSON.stringify({ entries: [{ ...entry(), reason: 3 }] })))).toThrow(/entries\[0\]\.reason must be a string/);
+    expect(() => loadBaseline(write("c.json", JSON.stringify({ entries: [{ ...entry(), expires: "soon" }] })))).toThrow(
+      /entries\[0\]\.expires must be a date YYYY-MM-DD/,
+    );
+    expect(() => loadBaseline(write("d.json", JSON.stringify({ entries: [{ ...entry(), reason: 3 }] })))).toThrow(
+      /entries\[0\]\.reason must be a string/,
+    );
   });
 });

@@ -33,7 +33,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const r = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const r = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       seen.push(r);
       const answer = answers.get(new URL(r.url, "http://x").pathname)?.(r) ?? { status: 200, body: [] };
       res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body));
@@ -53,12 +58,21 @@ async function run(name: string, doc: object, mock = false): Promise<ScenarioRes
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(doc));
   seen = [];
-  const settings: Settings = { ...readSettings({ CONTRACT_BASE_URL: base, CONTRACT_API_KEY: "k", CONTRACT_SPEC: file, CONTRACT_EXAMPLES: "2" }), ...(mock ? { kind: "mock" as const } : {}) };
+  const settings: Settings = {
+    ...readSettings({ CONTRACT_BASE_URL: base, CONTRACT_API_KEY: "k", CONTRACT_SPEC: file, CONTRACT_EXAMPLES: "2" }),
+    ...(mock ? { kind: "mock" as const } : {}),
+  };
   return (await runContract(settings)).results;
 }
 
-const errors = (results: ScenarioResult[]) => results.flatMap((r) => r.findings).filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`);
-const ok = (schema: object = { type: "array" }, extra: object = {}) => ({ "200": { description: "ok", content: { "application/json": { schema, ...extra } } } });
+const errors = (results: ScenarioResult[]) =>
+  results
+    .flatMap((r) => r.findings)
+    .filter((f) => f.severity === "error")
+    .map((f) => `${f.check}: ${f.title}`);
+const ok = (schema: object = { type: "array" }, extra: object = {}) => ({
+  "200": { description: "ok", content: { "application/json": { schema, ...extra } } },
+});
 const info = { title: "shape", version: "1" };
 
 describe("example pairs: headers merged, only selectable examples asked for", () => {
@@ -71,7 +85,13 @@ describe("example pairs: headers merged, only selectable examples asked for", ()
           get: {
             operationId: "listItems",
             parameters: [
-              { name: "X-Tenant", in: "header", required: true, schema: { type: "string", enum: ["acme"] }, example: "acme" },
+              {
+                name: "X-Tenant",
+                in: "header",
+                required: true,
+                schema: { type: "string", enum: ["acme"] },
+                example: "acme",
+              },
               { name: "q", in: "query", schema: { type: "string" }, examples: { one: { value: "first" } } },
             ],
             responses: ok({ type: "array" }, { examples: { one: { value: ["first"] } } }),
@@ -79,11 +99,18 @@ describe("example pairs: headers merged, only selectable examples asked for", ()
         },
       },
     };
-    answers.set("/items", (r) => (r.headers["x-tenant"] === "acme" ? { status: 200, body: ["first"] } : { status: 422, body: { message: "X-Tenant is required" } }));
+    answers.set("/items", (r) =>
+      r.headers["x-tenant"] === "acme"
+        ? { status: 200, body: ["first"] }
+        : { status: 422, body: { message: "X-Tenant is required" } },
+    );
     const results = await run("prefer", doc, true);
     const paired = seen.filter((r) => r.headers.prefer);
     expect(paired.map((r) => r.headers.prefer)).toEqual(["example=one"]);
-    expect(paired.every((r) => r.headers["x-tenant"] === "acme"), "the Prefer header replaced the required header").toBe(true);
+    expect(
+      paired.every((r) => r.headers["x-tenant"] === "acme"),
+      "the Prefer header replaced the required header",
+    ).toBe(true);
     expect(errors(results)).toEqual([]);
   });
 
@@ -95,13 +122,25 @@ describe("example pairs: headers merged, only selectable examples asked for", ()
         "/things": {
           post: {
             operationId: "createThing",
-            requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" } } }, example: { name: "a" } } } },
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { name: { type: "string" } } },
+                  example: { name: "a" },
+                },
+              },
+            },
             responses: ok({ type: "object" }, { example: { name: "a" } }),
           },
         },
       },
     };
-    answers.set("/things", (r) => (r.headers.prefer ? { status: 404, body: { message: "no example named example" } } : { status: 200, body: { name: "a" } }));
+    answers.set("/things", (r) =>
+      r.headers.prefer
+        ? { status: 404, body: { message: "no example named example" } }
+        : { status: 200, body: { name: "a" } },
+    );
     const results = await run("unnamed", doc, true);
     expect(seen.some((r) => r.headers.prefer)).toBe(false);
     expect(errors(results)).toEqual([]);
@@ -117,14 +156,32 @@ describe("documented examples as the mock can serve them", () => {
         "/pets": {
           post: {
             operationId: "addPet",
-            requestBody: { required: true, content: { "text/plain": { examples: { ok: { value: "OK" } } }, "application/json": { examples: { cat: { value: { name: "Fluffy" } } } } } },
-            responses: { "200": { description: "ok", content: { "text/plain": { examples: { ok: { value: "OK" } } }, "application/json": { examples: { cat: { value: { name: "Fluffy" } } } } } } },
+            requestBody: {
+              required: true,
+              content: {
+                "text/plain": { examples: { ok: { value: "OK" } } },
+                "application/json": { examples: { cat: { value: { name: "Fluffy" } } } },
+              },
+            },
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "text/plain": { examples: { ok: { value: "OK" } } },
+                  "application/json": { examples: { cat: { value: { name: "Fluffy" } } } },
+                },
+              },
+            },
           },
         },
       },
     };
     // Like Prism: the example named in Prefer is looked up in the media type Accept chose first; not there: 404.
-    answers.set("/pets", (r) => (r.headers.prefer === "example=cat" && !String(r.headers.accept).startsWith("application/json") ? { status: 404, body: { message: "no example cat for text/plain" } } : { status: 200, body: { name: "Fluffy" } }));
+    answers.set("/pets", (r) =>
+      r.headers.prefer === "example=cat" && !String(r.headers.accept).startsWith("application/json")
+        ? { status: 404, body: { message: "no example cat for text/plain" } }
+        : { status: 200, body: { name: "Fluffy" } },
+    );
     const results = await run("pair-media", doc, true);
     expect(seen.find((r) => r.headers.prefer === "example=cat")?.headers.accept).toBe("application/json");
     expect(errors(results)).toEqual([]);
@@ -134,44 +191,140 @@ describe("documented examples as the mock can serve them", () => {
     const doc = {
       openapi: "3.0.3",
       info,
-      paths: { "/pets": { put: { operationId: "putPets", requestBody: { required: true, content: { "application/json": { schema: { type: "array", items: { type: "object" } }, examples: { cat: { value: '[{"name": "Fluffy"}]' } } } } }, responses: ok() } } },
+      paths: {
+        "/pets": {
+          put: {
+            operationId: "putPets",
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: { type: "array", items: { type: "object" } },
+                  examples: { cat: { value: '[{"name": "Fluffy"}]' } },
+                },
+              },
+            },
+            responses: ok(),
+          },
+        },
+      },
     };
-    answers.set("/pets", (r) => (r.body.startsWith("[") ? { status: 200, body: [] } : { status: 422, body: { message: "must be array" } }));
+    answers.set("/pets", (r) =>
+      r.body.startsWith("[") ? { status: 200, body: [] } : { status: 422, body: { message: "must be array" } },
+    );
     const results = await run("invalid-example", doc);
     expect(errors(results)).toEqual([]);
     const refused = results.flatMap((r) => r.findings).find((f) => f.check === "positive_data_acceptance")!;
-    expect(refused).toMatchObject({ severity: "warning", title: "Input refused that the suite could not build as the document promises" });
+    expect(refused).toMatchObject({
+      severity: "warning",
+      title: "Input refused that the suite could not build as the document promises",
+    });
     expect(refused.documented).toMatch(/breaks its own schema \(\(root\) must be array/);
-    expect(seen.filter((r) => r.method === "PUT" && !r.body.startsWith('"')).length, "the other phases build valid bodies, not from the broken example").toBeGreaterThan(3);
+    expect(
+      seen.filter((r) => r.method === "PUT" && !r.body.startsWith('"')).length,
+      "the other phases build valid bodies, not from the broken example",
+    ).toBeGreaterThan(3);
   });
 
   it("holds a Swagger 2.0 body without consumes in doubt: its refusal is a warning; with consumes, an error", async () => {
     const doc = (consumes?: string[]) => ({
       swagger: "2.0",
       info,
-      paths: { "/orders": { post: { operationId: "placeOrder", ...(consumes ? { consumes } : {}), parameters: [{ in: "body", name: "body", required: true, schema: { type: "object", properties: { n: { type: "integer" } } } }], responses: { "200": { description: "ok" }, "400": { description: "invalid order" } } } } },
+      paths: {
+        "/orders": {
+          post: {
+            operationId: "placeOrder",
+            ...(consumes ? { consumes } : {}),
+            parameters: [
+              {
+                in: "body",
+                name: "body",
+                required: true,
+                schema: { type: "object", properties: { n: { type: "integer" } } },
+              },
+            ],
+            responses: { "200": { description: "ok" }, "400": { description: "invalid order" } },
+          },
+        },
+      },
     });
     // Like Prism on such a document: no media type is supported, so every body is refused.
     answers.set("/orders", () => ({ status: 400, body: { message: "No supported content types" } }));
     const silent = await run("swagger-no-consumes", doc());
     expect(errors(silent)).toEqual([]);
-    expect(silent.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /no Swagger 2.0 consumes/.test(f.documented))).toBe(true);
-    expect(errors(await run("swagger-consumes", doc(["application/json"])))).toContain("positive_data_acceptance: Valid input rejected");
+    expect(
+      silent
+        .flatMap((r) => r.findings)
+        .some(
+          (f) =>
+            f.check === "positive_data_acceptance" &&
+            f.severity === "warning" &&
+            /no Swagger 2.0 consumes/.test(f.documented),
+        ),
+    ).toBe(true);
+    expect(errors(await run("swagger-consumes", doc(["application/json"])))).toContain(
+      "positive_data_acceptance: Valid input rejected",
+    );
   });
 
   it("never sends a media range as the Content-Type: application/json first, else a concrete type in the range", async () => {
-    const doc = (content: string[]) => ({ openapi: "3.0.3", info, paths: { "/logs": { post: { operationId: "createLog", requestBody: { required: true, content: Object.fromEntries(content.map((c) => [c, { schema: { type: "object", properties: { name: { type: "string" } } } }])) }, responses: ok({ type: "object" }) } } } });
-    answers.set("/logs", (r) => (String(r.headers["content-type"]).includes("*") ? { status: 400, body: { message: "a Content-Type is not a range" } } : { status: 200, body: {} }));
-    expect(errors(await run("range-first", doc(["application/*+json", "application/json-patch+json", "application/json"])))).toEqual([]);
+    const doc = (content: string[]) => ({
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/logs": {
+          post: {
+            operationId: "createLog",
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                content.map((c) => [c, { schema: { type: "object", properties: { name: { type: "string" } } } }]),
+              ),
+            },
+            responses: ok({ type: "object" }),
+          },
+        },
+      },
+    });
+    answers.set("/logs", (r) =>
+      String(r.headers["content-type"]).includes("*")
+        ? { status: 400, body: { message: "a Content-Type is not a range" } }
+        : { status: 200, body: {} },
+    );
+    expect(
+      errors(await run("range-first", doc(["application/*+json", "application/json-patch+json", "application/json"]))),
+    ).toEqual([]);
     // (text/plain: the negative case of a JSON body sent in another media type.)
-    expect(new Set(seen.filter((r) => r.body.startsWith("{")).map((r) => r.headers["content-type"]))).toEqual(new Set(["application/json", "text/plain"]));
+    expect(new Set(seen.filter((r) => r.body.startsWith("{")).map((r) => r.headers["content-type"]))).toEqual(
+      new Set(["application/json", "text/plain"]),
+    );
     expect(errors(await run("range-only", doc(["application/*+json"])))).toEqual([]);
-    expect(seen.find((r) => r.body.startsWith("{"))?.headers["content-type"]).toBe("application/vnd.contract-suite+json");
+    expect(seen.find((r) => r.body.startsWith("{"))?.headers["content-type"]).toBe(
+      "application/vnd.contract-suite+json",
+    );
   });
 
   it("holds a 3.0 `format: byte` value to base64 (the upgrade's contentEncoding is not checked by ajv): valid values only", async () => {
-    const doc = { openapi: "3.0.3", info, paths: { "/blob": { get: { operationId: "getBlob", parameters: [{ name: "data", in: "query", required: true, schema: { type: "string", format: "byte" } }], responses: ok() } } } };
-    answers.set("/blob", (r) => (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(new URL(r.url, "http://x").searchParams.get("data") ?? "") ? { status: 200, body: [] } : { status: 422, body: { message: "data must be base64" } }));
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/blob": {
+          get: {
+            operationId: "getBlob",
+            parameters: [{ name: "data", in: "query", required: true, schema: { type: "string", format: "byte" } }],
+            responses: ok(),
+          },
+        },
+      },
+    };
+    answers.set("/blob", (r) =>
+      /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(
+        new URL(r.url, "http://x").searchParams.get("data") ?? "",
+      )
+        ? { status: 200, body: [] }
+        : { status: 422, body: { message: "data must be base64" } },
+    );
     const results = await run("byte", doc);
     expect(errors(results)).toEqual([]);
     expect(results.find((r) => r.phase === "positive")!.exchanges).toBeGreaterThan(1);
@@ -182,7 +335,22 @@ describe("a body the transport cannot send, or the document says to ignore", () 
   const withBody = (method: string, version: string) => ({
     openapi: version,
     info,
-    paths: { "/search": { [method]: { operationId: "search", requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["q"], properties: { q: { type: "string" } } } } } }, responses: ok() } } },
+    paths: {
+      "/search": {
+        [method]: {
+          operationId: "search",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["q"], properties: { q: { type: "string" } } },
+              },
+            },
+          },
+          responses: ok(),
+        },
+      },
+    },
   });
 
   it("sends a GET with a documented requestBody without the body: answered, no 'target did not answer', no breaker", async () => {
@@ -190,9 +358,14 @@ describe("a body the transport cannot send, or the document says to ignore", () 
     const results = await run("get-body", withBody("get", "3.0.3"));
     expect(seen.filter((r) => r.url.startsWith("/search")).length).toBeGreaterThan(3);
     expect(seen.every((r) => r.body === "")).toBe(true);
-    const notPassed = results.filter((r) => r.status !== "passed").map((r) => `${r.id}: ${r.skipReason ?? JSON.stringify(r.findings.map((f) => f.title))}`);
+    const notPassed = results
+      .filter((r) => r.status !== "passed")
+      .map((r) => `${r.id}: ${r.skipReason ?? JSON.stringify(r.findings.map((f) => f.title))}`);
     // Without the body, the operation takes no input the document rules out; nothing else is skipped or failed.
-    expect(notPassed).toEqual(["search/negative: skipped: the document rules out no input of this operation", "search/auth: skipped: the operation requires no authentication"]);
+    expect(notPassed).toEqual([
+      "search/negative: skipped: the document rules out no input of this operation",
+      "search/auth: skipped: the operation requires no authentication",
+    ]);
     expect(results.flatMap((r) => r.findings).filter((f) => f.check === "not_a_server_error")).toEqual([]);
   });
 
@@ -205,10 +378,22 @@ describe("a body the transport cannot send, or the document says to ignore", () 
   });
 
   it("reports a request fetch refuses to build as the suite's problem: a warning, and the breaker stays closed", async () => {
-    const target = createTarget({ kind: "live", baseUrl: base, apiKey: "k", secondApiKey: undefined, maxRequests: 50, maxBodyBytes: 1 << 20, timeoutMs: 2000 });
+    const target = createTarget({
+      kind: "live",
+      baseUrl: base,
+      apiKey: "k",
+      secondApiKey: undefined,
+      maxRequests: 50,
+      maxBodyBytes: 1 << 20,
+      timeoutMs: 2000,
+    });
     for (let i = 0; i < 4; i++) {
       const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
-      expect(ex.response).toMatchObject({ status: 0, suiteError: true, transportError: expect.stringMatching(/^the suite could not send this request: /) });
+      expect(ex.response).toMatchObject({
+        status: 0,
+        suiteError: true,
+        transportError: expect.stringMatching(/^the suite could not send this request: /),
+      });
     }
     expect(target.stopped()).toBeUndefined();
     expect(target.requestsSent()).toBe(0);
@@ -216,13 +401,33 @@ describe("a body the transport cannot send, or the document says to ignore", () 
     const { specModel } = await import("../model.js");
     const file = join(dir, "get-body.json");
     const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
-    expect(runChecks(["not_a_server_error"], ex, { intent: "acceptance", strict: false, live: true, model: specModel(file) })).toMatchObject([{ severity: "warning", title: expect.stringMatching(/the suite's problem/) }]);
+    expect(
+      runChecks(["not_a_server_error"], ex, {
+        intent: "acceptance",
+        strict: false,
+        live: true,
+        model: specModel(file),
+      }),
+    ).toMatchObject([{ severity: "warning", title: expect.stringMatching(/the suite's problem/) }]);
   });
 
   it("reads a 407 that fetch turns into a network error as the suite's problem, not 'no HTTP response', and keeps sending", async () => {
     answers.set("/proxy", () => ({ status: 407, body: {} }));
-    const target = createTarget({ kind: "live", baseUrl: base, apiKey: "k", secondApiKey: undefined, maxRequests: 50, maxBodyBytes: 1 << 20, timeoutMs: 2000 });
-    for (let i = 0; i < 4; i++) expect((await target.send({ operation: "x", method: "GET", path: "/proxy" })).response).toMatchObject({ status: 0, suiteError: true, transportError: expect.stringMatching(/could not read the answer.*407/) });
+    const target = createTarget({
+      kind: "live",
+      baseUrl: base,
+      apiKey: "k",
+      secondApiKey: undefined,
+      maxRequests: 50,
+      maxBodyBytes: 1 << 20,
+      timeoutMs: 2000,
+    });
+    for (let i = 0; i < 4; i++)
+      expect((await target.send({ operation: "x", method: "GET", path: "/proxy" })).response).toMatchObject({
+        status: 0,
+        suiteError: true,
+        transportError: expect.stringMatching(/could not read the answer.*407/),
+      });
     expect(target.stopped()).toBeUndefined();
     expect((await target.send({ operation: "x", method: "GET", path: "/other" })).response.status).toBe(200);
   });
@@ -240,7 +445,14 @@ describe("form bodies: required and the Encoding Object honoured", () => {
             required,
             content: {
               "application/x-www-form-urlencoded": {
-                schema: { type: "object", required: ["meta"], properties: { meta: { type: "object", required: ["id"], properties: { id: { type: "integer", minimum: 1 } } }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } } } },
+                schema: {
+                  type: "object",
+                  required: ["meta"],
+                  properties: {
+                    meta: { type: "object", required: ["id"], properties: { id: { type: "integer", minimum: 1 } } },
+                    tags: { type: "array", items: { type: "string", enum: ["a", "b"] } },
+                  },
+                },
                 encoding: { meta: { contentType: "application/json" }, tags: { style: "form", explode: false } },
                 example: { meta: { id: 7 }, tags: ["a", "b"] },
               },
@@ -253,10 +465,17 @@ describe("form bodies: required and the Encoding Object honoured", () => {
   });
 
   it("writes a member with a JSON contentType as JSON text and an unexploded array joined", () => {
-    const { rawBody } = encodeBody("application/x-www-form-urlencoded", { meta: { id: 7 }, tags: ["a", "b"] }, { meta: { contentType: "application/json" }, tags: { style: "form", explode: false } });
+    const { rawBody } = encodeBody(
+      "application/x-www-form-urlencoded",
+      { meta: { id: 7 }, tags: ["a", "b"] },
+      { meta: { contentType: "application/json" }, tags: { style: "form", explode: false } },
+    );
     expect(new URLSearchParams(rawBody).get("meta")).toBe('{"id":7}');
     expect(new URLSearchParams(rawBody).getAll("tags")).toEqual(["a,b"]);
-    expect(new URLSearchParams(encodeBody("application/x-www-form-urlencoded", { meta: { id: 7 } }).rawBody).get("id"), "without an Encoding Object an object is exploded into its members").toBe("7");
+    expect(
+      new URLSearchParams(encodeBody("application/x-www-form-urlencoded", { meta: { id: 7 } }).rawBody).get("id"),
+      "without an Encoding Object an object is exploded into its members",
+    ).toBe("7");
   });
 
   it("has valid forms accepted by a server that decodes them as the Encoding Object says, and an empty optional form is not demanded to be refused", async () => {
@@ -271,7 +490,11 @@ describe("form bodies: required and the Encoding Object honoured", () => {
         return { status: 422, body: { message: "meta is not JSON" } };
       }
       const tags = f.get("tags")?.split(",") ?? [];
-      const good = Number.isInteger(meta?.id) && meta.id >= 1 && tags.every((t) => t === "a" || t === "b") && f.getAll("tags").length <= 1;
+      const good =
+        Number.isInteger(meta?.id) &&
+        meta.id >= 1 &&
+        tags.every((t) => t === "a" || t === "b") &&
+        f.getAll("tags").length <= 1;
       return good ? { status: 200, body: {} } : { status: 422, body: { message: "invalid form" } };
     });
     const optional = await run("form-optional", form(false));
@@ -281,7 +504,13 @@ describe("form bodies: required and the Encoding Object honoured", () => {
     expect(seen.filter((r) => r.method === "POST" && r.body !== "").length).toBeGreaterThan(3);
     // The same form, required: an empty body is now a negative case, and the server's 200 for it is caught.
     const required = await run("form-required", form(true));
-    expect(errors(required).some((e) => /negative_data_rejection: Invalid input accepted \((no body where one is required|an empty object|missing required member meta)\)/.test(e))).toBe(true);
+    expect(
+      errors(required).some((e) =>
+        /negative_data_rejection: Invalid input accepted \((no body where one is required|an empty object|missing required member meta)\)/.test(
+          e,
+        ),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -295,31 +524,77 @@ describe("a required body whose valid value is empty on the wire", () => {
         "/token": {
           post: {
             operationId: "token",
-            requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { jwt: { type: "string" } } } } } },
+            requestBody: {
+              required: true,
+              content: {
+                "application/x-www-form-urlencoded": {
+                  schema: { type: "object", properties: { jwt: { type: "string" } } },
+                },
+              },
+            },
             responses: { ...ok({ type: "object" }), "400": { description: "no body" } },
           },
         },
       },
     };
     // Like Prism: a zero-length body is a missing body, whatever the form would decode to.
-    answers.set("/token", (r) => (r.body === "" ? { status: 400, body: { message: "body required" } } : { status: 200, body: {} }));
+    answers.set("/token", (r) =>
+      r.body === "" ? { status: 400, body: { message: "body required" } } : { status: 200, body: {} },
+    );
     const results = await run("empty-required-form", doc);
-    expect(seen.some((r) => r.method === "POST" && r.body === ""), "the empty form was sent").toBe(true);
+    expect(
+      seen.some((r) => r.method === "POST" && r.body === ""),
+      "the empty form was sent",
+    ).toBe(true);
     expect(errors(results).filter((e) => e.startsWith("positive_data_acceptance"))).toEqual([]);
-    expect(results.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /serializes to nothing/.test(f.documented ?? ""))).toBe(true);
+    expect(
+      results
+        .flatMap((r) => r.findings)
+        .some(
+          (f) =>
+            f.check === "positive_data_acceptance" &&
+            f.severity === "warning" &&
+            /serializes to nothing/.test(f.documented ?? ""),
+        ),
+    ).toBe(true);
   });
 
   it("holds a refusal of a JSON null body, valid under an empty schema, in doubt too (slicebox's shape: Prism reads null as no body)", async () => {
     const doc = {
       openapi: "3.0.3",
       info,
-      paths: { "/images": { post: { operationId: "upload", requestBody: { required: true, content: { "application/json": { schema: {}, examples: { nothing: { value: null } } } } }, responses: { ...ok({ type: "object" }), "422": { description: "invalid" } } } } },
+      paths: {
+        "/images": {
+          post: {
+            operationId: "upload",
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: {}, examples: { nothing: { value: null } } } },
+            },
+            responses: { ...ok({ type: "object" }), "422": { description: "invalid" } },
+          },
+        },
+      },
     };
-    answers.set("/images", (r) => (r.body === "null" || r.body === "" ? { status: 422, body: { message: "body required" } } : { status: 200, body: {} }));
+    answers.set("/images", (r) =>
+      r.body === "null" || r.body === ""
+        ? { status: 422, body: { message: "body required" } }
+        : { status: 200, body: {} },
+    );
     const results = await run("null-required-json", doc);
     expect(errors(results).filter((e) => e.startsWith("positive_data_acceptance"))).toEqual([]);
-    expect(seen.some((r) => r.method === "POST" && r.body === "null"), "the documented null example was sent").toBe(true);
-    expect(results.flatMap((r) => r.findings).some((f) => f.check === "positive_data_acceptance" && f.severity === "warning" && /JSON null/.test(f.documented ?? ""))).toBe(true);
+    expect(
+      seen.some((r) => r.method === "POST" && r.body === "null"),
+      "the documented null example was sent",
+    ).toBe(true);
+    expect(
+      results
+        .flatMap((r) => r.findings)
+        .some(
+          (f) =>
+            f.check === "positive_data_acceptance" && f.severity === "warning" && /JSON null/.test(f.documented ?? ""),
+        ),
+    ).toBe(true);
   });
 });
 
@@ -335,15 +610,30 @@ describe("credentials and headers as the document writes them (Conjur's shapes)"
     const doc = {
       openapi: "3.0.3",
       info,
-      paths: { "/secrets": { get: { operationId: "secrets", parameters: [{ in: "header", name: "Accept-Encoding", schema: { type: "string", enum: ["base64"] } }], responses: refused } } },
+      paths: {
+        "/secrets": {
+          get: {
+            operationId: "secrets",
+            parameters: [{ in: "header", name: "Accept-Encoding", schema: { type: "string", enum: ["base64"] } }],
+            responses: refused,
+          },
+        },
+      },
     };
     // Like Prism: the header's value is validated against the document's enum.
-    answers.set("/secrets", (r) => (r.headers["accept-encoding"] === "base64" ? { status: 200, body: {} } : { status: 422, body: { message: `accept-encoding ${r.headers["accept-encoding"]}` } }));
+    answers.set("/secrets", (r) =>
+      r.headers["accept-encoding"] === "base64"
+        ? { status: 200, body: {} }
+        : { status: 422, body: { message: `accept-encoding ${r.headers["accept-encoding"]}` } },
+    );
     const results = await run("accept-encoding", doc);
     expect(errors(results)).toEqual([]);
     const positive = results.find((r) => r.phase === "positive")!;
     expect(positive.status).toBe("passed");
-    expect(seen.filter((r) => r.headers["accept-encoding"] === "base64").length, "valid requests carry the documented value").toBeGreaterThan(2);
+    expect(
+      seen.filter((r) => r.headers["accept-encoding"] === "base64").length,
+      "valid requests carry the documented value",
+    ).toBeGreaterThan(2);
   });
 
   it("holds the refusals of an operation whose credential the suite cannot present, or cannot put in one request, in doubt: warnings", async () => {
@@ -360,9 +650,20 @@ describe("credentials and headers as the document writes them (Conjur's shapes)"
     answers.set("/rotate", () => ({ status: 401, body: {} }));
     const results = await run("credential-doubts", doc);
     expect(errors(results)).toEqual([]);
-    const warned = results.flatMap((r) => r.findings).filter((f) => f.check === "positive_data_acceptance" && f.severity === "warning");
-    expect(warned.some((f) => f.operation === "k8s" && /cannot present a credential for http mutual/.test(f.documented ?? ""))).toBe(true);
-    expect(warned.some((f) => f.operation === "rotate" && /two credentials in one place \(header authorization\)/.test(f.documented ?? ""))).toBe(true);
+    const warned = results
+      .flatMap((r) => r.findings)
+      .filter((f) => f.check === "positive_data_acceptance" && f.severity === "warning");
+    expect(
+      warned.some(
+        (f) => f.operation === "k8s" && /cannot present a credential for http mutual/.test(f.documented ?? ""),
+      ),
+    ).toBe(true);
+    expect(
+      warned.some(
+        (f) =>
+          f.operation === "rotate" && /two credentials in one place \(header authorization\)/.test(f.documented ?? ""),
+      ),
+    ).toBe(true);
   });
 
   it("does not call an empty Basic credential unauthenticated when an apiKey scheme reads the same header: its answer is a warning; no key at all must still be refused", async () => {
@@ -374,7 +675,9 @@ describe("credentials and headers as the document writes them (Conjur's shapes)"
       paths: { "/info": { get: { operationId: "info", responses: refused } } },
     };
     // The document's letter: any Authorization value is a tokenAuth credential.
-    answers.set("/info", (r) => (r.headers.authorization !== undefined ? { status: 200, body: {} } : { status: 401, body: {} }));
+    answers.set("/info", (r) =>
+      r.headers.authorization !== undefined ? { status: 200, body: {} } : { status: 401, body: {} },
+    );
     // As the mock (like Prism, which takes any apiKey value): "Basic " is a wrong tokenAuth credential, which
     // only a live target can show refused, so its acceptance is a warning there.
     const results = await run("empty-basic", doc, true);
@@ -383,9 +686,13 @@ describe("credentials and headers as the document writes them (Conjur's shapes)"
     expect(auth.map((f) => f.severity)).toEqual(["warning"]);
     expect(auth[0]!.documented).toMatch(/apiKey scheme tokenAuth reads as a credential/);
     // A live target must refuse it (a wrong credential), and a mock must refuse no key at all.
-    expect(errors(await run("empty-basic-live", doc))).toContain("ignored_auth: The API answered a request with an empty API key");
+    expect(errors(await run("empty-basic-live", doc))).toContain(
+      "ignored_auth: The API answered a request with an empty API key",
+    );
     answers.set("/info", () => ({ status: 200, body: {} }));
-    expect(errors(await run("empty-basic-open", doc, true))).toContain("ignored_auth: The API answered a request without an API key");
+    expect(errors(await run("empty-basic-open", doc, true))).toContain(
+      "ignored_auth: The API answered a request without an API key",
+    );
   });
 });
 
@@ -398,8 +705,20 @@ describe("a document's jsonSchemaDialect", () => {
       "/n": {
         get: {
           operationId: "getN",
-          parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum } }],
-          responses: ok({ type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum }, pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } }, { examples: { one: { value: { n: 1 } } } }),
+          parameters: [
+            { name: "limit", in: "query", schema: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum } },
+          ],
+          responses: ok(
+            {
+              type: "object",
+              required: ["n"],
+              properties: {
+                n: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum },
+                pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] },
+              },
+            },
+            { examples: { one: { value: { n: 1 } } } },
+          ),
         },
       },
     },
@@ -415,14 +734,27 @@ describe("a document's jsonSchemaDialect", () => {
     const { specModel } = await import("../model.js");
     const model = specModel(join(dir, "draft04.json"));
     const response = model.operation("getN").responses[0]!.content[0]!.schemaPointer!;
-    expect(model.validator.validate(response, { n: 0 }).map((e) => e.keyword), "n: 0 is outside the exclusive minimum").toEqual(["exclusiveMinimum"]);
-    expect(model.validator.validate(response, { n: 1, pair: ["a", "b"] }).map((e) => e.keyword), "the items array is a tuple").toEqual(["type"]);
+    expect(
+      model.validator.validate(response, { n: 0 }).map((e) => e.keyword),
+      "n: 0 is outside the exclusive minimum",
+    ).toEqual(["exclusiveMinimum"]);
+    expect(
+      model.validator.validate(response, { n: 1, pair: ["a", "b"] }).map((e) => e.keyword),
+      "the items array is a tuple",
+    ).toEqual(["type"]);
   });
 
   it("reads a schema's own draft-04 $schema in its meaning too, in a document of the default dialect", async () => {
     const { inDialect } = await import("../reading.js");
-    const schema = { $schema: "http://json-schema.org/draft-04/schema#", type: "number", minimum: 10, exclusiveMinimum: true, items: [{ type: "string" }] };
-    const read = inDialect({ openapi: "3.1.0", paths: {}, components: { schemas: { id: schema } } } as never).components.schemas.id;
+    const schema = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "number",
+      minimum: 10,
+      exclusiveMinimum: true,
+      items: [{ type: "string" }],
+    };
+    const read = inDialect({ openapi: "3.1.0", paths: {}, components: { schemas: { id: schema } } } as never).components
+      .schemas.id;
     expect(read).toEqual({ type: "number", exclusiveMinimum: 10, prefixItems: [{ type: "string" }] });
   });
 
@@ -431,9 +763,20 @@ describe("a document's jsonSchemaDialect", () => {
     const results = await run("unknown-dialect", doc("https://example.com/my-own-dialect", "5"));
     expect(results.filter((r) => r.error).map((r) => r.error)).toEqual([]);
     expect(errors(results)).toEqual([]);
-    const skipped = results.filter((r) => r.status === "skipped" && /cannot be compiled by ajv/.test(r.skipReason ?? ""));
+    const skipped = results.filter(
+      (r) => r.status === "skipped" && /cannot be compiled by ajv/.test(r.skipReason ?? ""),
+    );
     expect(skipped.map((r) => r.phase).sort()).toEqual(["examples", "negative", "positive"]);
     expect(skipped[0]!.skipReason).toMatch(/#\/paths\/~1n\/get\/parameters\/0\/schema.*my-own-dialect/);
-    expect(results.flatMap((r) => r.findings).some((f) => f.severity === "warning" && /schema cannot be compiled/.test(f.title) && /my-own-dialect/.test(f.documented))).toBe(true);
+    expect(
+      results
+        .flatMap((r) => r.findings)
+        .some(
+          (f) =>
+            f.severity === "warning" &&
+            /schema cannot be compiled/.test(f.title) &&
+            /my-own-dialect/.test(f.documented),
+        ),
+    ).toBe(true);
   });
 });

@@ -29,14 +29,30 @@ const write = (name: string, content: unknown) => {
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return path;
 };
-const document = (paths: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ openapi: "3.0.3", info: { title: "t", version: "1" }, paths, ...extra });
+const document = (paths: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  openapi: "3.0.3",
+  info: { title: "t", version: "1" },
+  paths,
+  ...extra,
+});
 
 afterAll(() => cleanUp());
 
 describe("$ref in URI-fragment form (RFC 6901 section 6)", () => {
   it("is percent-decoded before it is resolved: a document referring to a path item's response that way loads", () => {
     const ok = { description: "ok", content: { "application/json": { schema: { type: "string" } } } };
-    const path = write("fragment.json", document({ "/{authenticator}/x": { get: { operationId: "a", responses: { "200": ok } } }, "/y": { get: { operationId: "b", responses: { "200": { $ref: "#/paths/~1%7Bauthenticator%7D~1x/get/responses/200" } } } } }));
+    const path = write(
+      "fragment.json",
+      document({
+        "/{authenticator}/x": { get: { operationId: "a", responses: { "200": ok } } },
+        "/y": {
+          get: {
+            operationId: "b",
+            responses: { "200": { $ref: "#/paths/~1%7Bauthenticator%7D~1x/get/responses/200" } },
+          },
+        },
+      }),
+    );
     const doc = loadSpec(path);
     expect(resolvePointer(doc, "#/paths/~1%7Bauthenticator%7D~1x/get/responses/200")).toEqual(ok);
     const media = specModel(path).operation("b").responses[0]!.content[0]!;
@@ -48,7 +64,12 @@ describe("$ref in URI-fragment form (RFC 6901 section 6)", () => {
   it("keeps a fragment that is not valid percent-encoding as written, and still refuses a reference to nowhere", () => {
     expect(refPointer("#/a%zz")).toBe("/a%zz");
     expect(refPointer("#/a~1b")).toBe("/a~1b");
-    const path = write("dangling.json", document({ "/y": { get: { operationId: "b", responses: { "200": { $ref: "#/paths/~1%7Bnone%7D/get/responses/200" } } } } }));
+    const path = write(
+      "dangling.json",
+      document({
+        "/y": { get: { operationId: "b", responses: { "200": { $ref: "#/paths/~1%7Bnone%7D/get/responses/200" } } } },
+      }),
+    );
     expect(() => loadSpec(path)).toThrow(/does not resolve/);
   });
 });
@@ -56,28 +77,70 @@ describe("$ref in URI-fragment form (RFC 6901 section 6)", () => {
 describe("a schema that is not valid JSON Schema (a public document's `allOf` that is an object)", () => {
   it("is a DocumentError naming its place, and the scenario that meets it is skipped saying so, not an internal error", async () => {
     const schema = { allOf: { "3": { properties: { a: {} } } } };
-    const path = write("bad-schema.json", document({ "/m": { get: { operationId: "m", responses: { "200": { description: "ok", content: { "application/json": { schema } } } } } } }));
+    const path = write(
+      "bad-schema.json",
+      document({
+        "/m": {
+          get: {
+            operationId: "m",
+            responses: { "200": { description: "ok", content: { "application/json": { schema } } } },
+          },
+        },
+      }),
+    );
     const pointer = "/paths/~1m/get/responses/200/content/application~1json/schema";
     // SpecValidator says where and why; the suite's model (issue 18's TolerantValidator) records it and goes on.
-    expect(() => new SpecValidator(specModel(path).doc).validate(pointer, {})).toThrow(/^the schema at \/paths\/~1m\/get\/responses\/200\/content\/application~1json\/schema \(or one it refers to\) is not valid JSON Schema: allOf value must be \["array"\]$/);
+    expect(() => new SpecValidator(specModel(path).doc).validate(pointer, {})).toThrow(
+      /^the schema at \/paths\/~1m\/get\/responses\/200\/content\/application~1json\/schema \(or one it refers to\) is not valid JSON Schema: allOf value must be \["array"\]$/,
+    );
     expect(specModel(path).validator.problem(pointer)).toMatch(/allOf value must be/);
-    const run = new ContractRun(readSettings({ CONTRACT_SPEC: path, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }));
-    const result = await run.execute({ id: "m/x", operation: "m", phase: "x", title: "x", run: async (ctx) => void new SpecValidator(ctx.model.doc).validate(pointer, {}) });
-    expect(result).toMatchObject({ status: "skipped", skipReason: expect.stringMatching(/^skipped: the document cannot be used here: the schema at \/paths\/~1m\/get.* allOf value must be/) });
+    const run = new ContractRun(
+      readSettings({ CONTRACT_SPEC: path, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }),
+    );
+    const result = await run.execute({
+      id: "m/x",
+      operation: "m",
+      phase: "x",
+      title: "x",
+      run: async (ctx) => void new SpecValidator(ctx.model.doc).validate(pointer, {}),
+    });
+    expect(result).toMatchObject({
+      status: "skipped",
+      skipReason: expect.stringMatching(
+        /^skipped: the document cannot be used here: the schema at \/paths\/~1m\/get.* allOf value must be/,
+      ),
+    });
     expect(result.error).toBeUndefined();
   });
 });
 
 describe("patterns public documents write that are ECMAScript only without the u flag", () => {
   it("are compiled without it (ajv and the negative phase), so their schemas are still checked, not an internal error", () => {
-    const path = write("patterns.json", document({ "/p": { get: { operationId: "p", parameters: [{ name: "q", in: "query", schema: { type: "string", pattern: "^[a-z\\-\\_]{2,5}$" } }, { name: "g", in: "query", schema: { type: "string", pattern: "^(?:{[0-9a-f]{2}}|[0-9a-f]{2})$" } }], responses: { "200": { description: "ok" } } } } }));
+    const path = write(
+      "patterns.json",
+      document({
+        "/p": {
+          get: {
+            operationId: "p",
+            parameters: [
+              { name: "q", in: "query", schema: { type: "string", pattern: "^[a-z\\-\\_]{2,5}$" } },
+              { name: "g", in: "query", schema: { type: "string", pattern: "^(?:{[0-9a-f]{2}}|[0-9a-f]{2})$" } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      }),
+    );
     const model = specModel(path);
     const [q, g] = model.operation("p").parameters;
     expect(model.validator.validate(q!.schemaPointer, "a_b")).toEqual([]);
     expect(model.validator.validate(q!.schemaPointer, "A")).not.toEqual([]);
     expect(model.validator.validate(g!.schemaPointer, "{0f}")).toEqual([]);
     expect(model.validator.validate(g!.schemaPointer, "{0g}")).not.toEqual([]);
-    expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({ value: "not matching!", demand: "warning" });
+    expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({
+      value: "not matching!",
+      demand: "warning",
+    });
     expect(() => invalidValues(model, { type: "string", pattern: "(" })).not.toThrow();
   });
 });
@@ -91,24 +154,48 @@ describe("parseDocument", () => {
   });
 });
 
-const op = (id: string, links: string[] = []) => ({ operationId: id, responses: [{ status: "200", description: "", content: [], headers: [], links: links.map((to) => ({ name: `to-${to}`, operationId: to, parameters: {} })) }] }) as unknown as OperationEntry;
+const op = (id: string, links: string[] = []) =>
+  ({
+    operationId: id,
+    responses: [
+      {
+        status: "200",
+        description: "",
+        content: [],
+        headers: [],
+        links: links.map((to) => ({ name: `to-${to}`, operationId: to, parameters: {} })),
+      },
+    ],
+  }) as unknown as OperationEntry;
 
 /** The rule linkOrder keeps, written the slow, obvious way: the first ready operation in document order, else the first unplaced one. */
 function naiveOrder(ops: OperationEntry[]): string[] {
   const sources = new Map(ops.map((o) => [o.operationId, new Set<string>()]));
-  for (const o of ops) for (const r of o.responses) for (const l of r.links) if (l.operationId !== o.operationId) sources.get(l.operationId)?.add(o.operationId);
+  for (const o of ops)
+    for (const r of o.responses)
+      for (const l of r.links) if (l.operationId !== o.operationId) sources.get(l.operationId)?.add(o.operationId);
   const placed = new Set<string>();
   const out: string[] = [];
   while (out.length < ops.length) {
-    const next = ops.find((o) => !placed.has(o.operationId) && [...sources.get(o.operationId)!].every((s) => placed.has(s))) ?? ops.find((o) => !placed.has(o.operationId))!;
+    const next =
+      ops.find((o) => !placed.has(o.operationId) && [...sources.get(o.operationId)!].every((s) => placed.has(s))) ??
+      ops.find((o) => !placed.has(o.operationId))!;
     placed.add(next.operationId);
     out.push(next.operationId);
   }
   return out;
 }
 
-const graphs = fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 20 })));
-const build = ([n, edges]: [number, Array<[number, number]>]) => Array.from({ length: n }, (_, i) => op(`o${i}`, edges.filter(([a]) => a === i).map(([, b]) => `o${b}`)));
+const graphs = fc
+  .integer({ min: 1, max: 12 })
+  .chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 20 })));
+const build = ([n, edges]: [number, Array<[number, number]>]) =>
+  Array.from({ length: n }, (_, i) =>
+    op(
+      `o${i}`,
+      edges.filter(([a]) => a === i).map(([, b]) => `o${b}`),
+    ),
+  );
 
 describe("linkOrder at scale", () => {
   it("orders like the obvious rule on any graph of links (cycles and self-links included)", () => {
@@ -134,20 +221,27 @@ describe("linkOrder at scale", () => {
 describe("shards", () => {
   it("reads i/n and refuses anything else, naming the setting", () => {
     expect(parseShard(" 2/4 ")).toEqual({ index: 2, count: 4 });
-    for (const bad of ["0/2", "3/2", "1/0", "2", "a/b", "1/2/3"]) expect(() => parseShard(bad), bad).toThrow(SettingsError);
+    for (const bad of ["0/2", "3/2", "1/0", "2", "a/b", "1/2/3"])
+      expect(() => parseShard(bad), bad).toThrow(SettingsError);
     expect(() => readSettings({ CONTRACT_SHARD: "5/4" })).toThrow(/CONTRACT_SHARD must be i\/n/);
-    expect(readSettings({ CONTRACT_SHARD: "2/3" })).toMatchObject({ shard: { index: 2, count: 3 }, reportsDir: expect.stringMatching(/reports\/shard-2-of-3$/) });
+    expect(readSettings({ CONTRACT_SHARD: "2/3" })).toMatchObject({
+      shard: { index: 2, count: 3 },
+      reportsDir: expect.stringMatching(/reports\/shard-2-of-3$/),
+    });
   });
 
   it("deal every operation to exactly one shard, the same way every time, links kept with their sources", () => {
     fc.assert(
       fc.property(graphs, fc.integer({ min: 1, max: 5 }), (g, count) => {
         const ops = build(g);
-        const shares = Array.from({ length: count }, (_, i) => shardOperations(ops, { index: i + 1, count }).map((o) => o.operationId));
+        const shares = Array.from({ length: count }, (_, i) =>
+          shardOperations(ops, { index: i + 1, count }).map((o) => o.operationId),
+        );
         expect(shares.flat().sort()).toEqual(ops.map((o) => o.operationId).sort());
         expect(shardOperations(ops, { index: 1, count }).map((o) => o.operationId)).toEqual(shares[0]);
         const shardOf = new Map(shares.flatMap((ids, i) => ids.map((id) => [id, i])));
-        for (const o of ops) for (const l of o.responses[0]!.links) expect(shardOf.get(l.operationId)).toBe(shardOf.get(o.operationId));
+        for (const o of ops)
+          for (const l of o.responses[0]!.links) expect(shardOf.get(l.operationId)).toBe(shardOf.get(o.operationId));
         // Groups are dealt largest first to the least-loaded shard: no shard holds more than another plus the largest group.
         const largest = Math.max(...linkGroups(ops).map((x) => x.length));
         const sizes = shares.map((s) => s.length);
@@ -169,14 +263,33 @@ describe("against the Prism mock of the project's document", () => {
     await prism?.stop();
   });
 
-  const record = (shard: { index: number; count: number }, results: ScenarioResult[], requests: number): ShardRecord => {
+  const record = (
+    shard: { index: number; count: number },
+    results: ScenarioResult[],
+    requests: number,
+  ): ShardRecord => {
     const all = specModel(settings.specPath).operations;
-    return { version: 1, shard, target: { kind: "mock", baseUrl: settings.baseUrl, strict: false, spec: settings.specPath }, documentOperations: all.map(({ operationId, method, path }) => ({ operationId, method, path })), runOrder: linkOrder(all).map((o) => o.operationId), baselinePath: null, requests, results };
+    return {
+      version: 1,
+      shard,
+      target: { kind: "mock", baseUrl: settings.baseUrl, strict: false, spec: settings.specPath },
+      documentOperations: all.map(({ operationId, method, path }) => ({ operationId, method, path })),
+      runOrder: linkOrder(all).map((o) => o.operationId),
+      baselinePath: null,
+      requests,
+      results,
+    };
   };
 
   it("merged shards give the single run's verdict, findings, skips and counts", async () => {
     const single = await runContract(settings);
-    const report = buildReport(record({ index: 1, count: 1 }, [], 0).target, record({ index: 1, count: 1 }, [], 0).documentOperations, single.results, { entries: [] }, single.run.target.requestsSent());
+    const report = buildReport(
+      record({ index: 1, count: 1 }, [], 0).target,
+      record({ index: 1, count: 1 }, [], 0).documentOperations,
+      single.results,
+      { entries: [] },
+      single.run.target.requestsSent(),
+    );
     for (const count of [2, 3]) {
       const records: ShardRecord[] = [];
       for (let index = count; index >= 1; index--) {
@@ -197,10 +310,20 @@ describe("against the Prism mock of the project's document", () => {
 
   it("a run the request budget cuts short is incomplete, not a pass: the verdict, summary line, markdown and JUnit say how much was not run and why", async () => {
     const { run, results } = await runContract({ ...settings, maxRequests: 12 });
-    const report = buildReport({ kind: "mock", baseUrl: settings.baseUrl, strict: false, spec: settings.specPath }, [], results, { entries: [] }, run.target.requestsSent());
+    const report = buildReport(
+      { kind: "mock", baseUrl: settings.baseUrl, strict: false, spec: settings.specPath },
+      [],
+      results,
+      { entries: [] },
+      run.target.requestsSent(),
+    );
     expect(report.verdict).toBe("incomplete");
     const cut = results.filter((r) => r.notRun);
-    expect(report.summary.notRun).toEqual({ scenarios: cut.length, operations: new Set(cut.map((r) => r.operation)).size, reasons: ["skipped: the request budget of 12 is spent (CONTRACT_MAX_REQUESTS)"] });
+    expect(report.summary.notRun).toEqual({
+      scenarios: cut.length,
+      operations: new Set(cut.map((r) => r.operation)).size,
+      reasons: ["skipped: the request budget of 12 is spent (CONTRACT_MAX_REQUESTS)"],
+    });
     expect(cut.length).toBeGreaterThan(3);
     // Scenarios skipped by their own rule (needs a live target) are not counted as cut.
     expect(results.filter((r) => r.skipReason?.includes("needs a live target")).every((r) => !r.notRun)).toBe(true);
@@ -217,17 +340,34 @@ describe("against the Prism mock of the project's document", () => {
 describe("the mock's start", () => {
   it("a document Prism refuses is an invalid setting naming the document and Prism's reason with its place", async () => {
     // Valid for the suite (it does not enter x- extensions), refused by Prism, as some public documents are.
-    const path = write("prism-refuses.json", document({ "/a": { get: { operationId: "a", "x-thing": { $ref: "#/components/nothing" }, responses: { "200": { description: "ok" } } } } }));
+    const path = write(
+      "prism-refuses.json",
+      document({
+        "/a": {
+          get: {
+            operationId: "a",
+            "x-thing": { $ref: "#/components/nothing" },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      }),
+    );
     expect(readSettings({ CONTRACT_SPEC: path }).specPath).toBe(path);
     const err = await startMock({ specPath: path, prismStartTimeoutMs: 60_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SettingsError);
-    expect((err as Error).message).toBe(`CONTRACT_SPEC: the Prism mock refuses ${path}: at "#/paths/~1a/get/x-thing", token "components" in "#/components/nothing" does not exist`);
+    expect((err as Error).message).toBe(
+      `CONTRACT_SPEC: the Prism mock refuses ${path}: at "#/paths/~1a/get/x-thing", token "components" in "#/components/nothing" does not exist`,
+    );
   }, 60_000);
 
   it("a start past its deadline is an invalid setting that says which one raises it", async () => {
     const err = await startMock({ specPath: SPEC_PATH, prismStartTimeoutMs: 50 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SettingsError);
-    expect((err as Error).message).toMatch(/^CONTRACT_PRISM_START_TIMEOUT_MS: the Prism mock did not listen within 50 ms on .*openapi\.yaml \(0\.\d MB\); set --prism-start-timeout-ms \(CONTRACT_PRISM_START_TIMEOUT_MS\) higher/);
-    expect(() => readSettings({ CONTRACT_PRISM_START_TIMEOUT_MS: "5" })).toThrow(/CONTRACT_PRISM_START_TIMEOUT_MS must be an integer of at least 1000/);
+    expect((err as Error).message).toMatch(
+      /^CONTRACT_PRISM_START_TIMEOUT_MS: the Prism mock did not listen within 50 ms on .*openapi\.yaml \(0\.\d MB\); set --prism-start-timeout-ms \(CONTRACT_PRISM_START_TIMEOUT_MS\) higher/,
+    );
+    expect(() => readSettings({ CONTRACT_PRISM_START_TIMEOUT_MS: "5" })).toThrow(
+      /CONTRACT_PRISM_START_TIMEOUT_MS must be an integer of at least 1000/,
+    );
   });
 });

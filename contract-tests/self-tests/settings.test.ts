@@ -32,12 +32,36 @@ describe("CONTRACT_SPEC", () => {
     ["an AsyncAPI document", "asyncapi: 2.6.0\n", /"openapi" must be 3\.0\.x, 3\.1\.x or 3\.2\.x .*got null/],
     ["an unknown version", "openapi: 4.0.0\npaths: {}\n", /got "4\.0\.0"/],
     ["paths that are a list", "openapi: 3.1.0\npaths: [a]\n", /"paths" must be a mapping/],
-    ["a dangling $ref", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '#/components/responses/Gone'}}\n", /the \$ref "#\/components\/responses\/Gone" at \/paths\/~1a\/get\/responses\/200 does not resolve/],
-    ["a document without operations", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n", /has no operations under "paths": there is nothing to check/],
-    ["an operationId used twice", "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n", /the operationId "x" is used twice \(GET \/a and GET \/b\)/],
-    ["a dangling $ref in a default response", "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {default: {description: d, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}}\n", /the \$ref "#\/components\/schemas\/Gone" at \/paths\/~1a\/get\/responses\/default\/content\/application~1json\/schema does not resolve/],
-    ["a dangling $ref in a property named enum", "openapi: 3.1.0\npaths: {}\ncomponents: {schemas: {A: {properties: {enum: {$ref: '#/components/schemas/Gone'}}}}}\n", /at \/components\/schemas\/A\/properties\/enum does not resolve/],
-    ["a $ref to another file", "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths.yaml#/a'}\n", /the \$ref "paths\.yaml#\/a" at \/paths\/~1a points outside the document; bundle it/],
+    [
+      "a dangling $ref",
+      "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '#/components/responses/Gone'}}\n",
+      /the \$ref "#\/components\/responses\/Gone" at \/paths\/~1a\/get\/responses\/200 does not resolve/,
+    ],
+    [
+      "a document without operations",
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+      /has no operations under "paths": there is nothing to check/,
+    ],
+    [
+      "an operationId used twice",
+      "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n",
+      /the operationId "x" is used twice \(GET \/a and GET \/b\)/,
+    ],
+    [
+      "a dangling $ref in a default response",
+      "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {default: {description: d, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}}\n",
+      /the \$ref "#\/components\/schemas\/Gone" at \/paths\/~1a\/get\/responses\/default\/content\/application~1json\/schema does not resolve/,
+    ],
+    [
+      "a dangling $ref in a property named enum",
+      "openapi: 3.1.0\npaths: {}\ncomponents: {schemas: {A: {properties: {enum: {$ref: '#/components/schemas/Gone'}}}}}\n",
+      /at \/components\/schemas\/A\/properties\/enum does not resolve/,
+    ],
+    [
+      "a $ref to another file",
+      "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths.yaml#/a'}\n",
+      /the \$ref "paths\.yaml#\/a" at \/paths\/~1a points outside the document; bundle it/,
+    ],
   ])("refuses %s, naming the file and the rule (exit 2, before any server starts)", (_what, text, message) => {
     const path = file("doc.yaml", text);
     const msg = refused({ CONTRACT_SPEC: path });
@@ -47,19 +71,39 @@ describe("CONTRACT_SPEC", () => {
   });
 
   it("refuses a base URL ending in the segment every path starts with, and allows it when the paths do not", () => {
-    expect(refused({ ...live, CONTRACT_BASE_URL: "https://x/v1" })).toMatch(/must not end in \/v1: every path of the document starts with \/v1/);
-    const path = file("other.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {get: {responses: {}}}\n  /v1/x: {get: {responses: {}}}\n");
-    expect(readSettings({ ...live, CONTRACT_BASE_URL: "https://x/v1", CONTRACT_SPEC: path }).baseUrl).toBe("https://x/v1");
+    expect(refused({ ...live, CONTRACT_BASE_URL: "https://x/v1" })).toMatch(
+      /must not end in \/v1: every path of the document starts with \/v1/,
+    );
+    const path = file(
+      "other.yaml",
+      "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {get: {responses: {}}}\n  /v1/x: {get: {responses: {}}}\n",
+    );
+    expect(readSettings({ ...live, CONTRACT_BASE_URL: "https://x/v1", CONTRACT_SPEC: path }).baseUrl).toBe(
+      "https://x/v1",
+    );
   });
 });
 
 describe("readSettings", () => {
   it("defaults to the mock, with a placeholder key and a generous budget", () => {
-    expect(readSettings({})).toMatchObject({ kind: "mock", baseUrl: "", apiKey: MOCK_API_KEY, maxRequests: DEFAULT_MAX_REQUESTS.mock, examples: 10, strict: false, timeoutExplicit: false });
+    expect(readSettings({})).toMatchObject({
+      kind: "mock",
+      baseUrl: "",
+      apiKey: MOCK_API_KEY,
+      maxRequests: DEFAULT_MAX_REQUESTS.mock,
+      examples: 10,
+      strict: false,
+      timeoutExplicit: false,
+    });
   });
 
   it("reads a live target: trailing slash dropped, safe defaults for a billed service", () => {
-    expect(readSettings(live)).toMatchObject({ kind: "live", baseUrl: "https://staging.example.com", maxRequests: DEFAULT_MAX_REQUESTS.live, examples: 4 });
+    expect(readSettings(live)).toMatchObject({
+      kind: "live",
+      baseUrl: "https://staging.example.com",
+      maxRequests: DEFAULT_MAX_REQUESTS.live,
+      examples: 4,
+    });
   });
 
   it.each([
@@ -83,7 +127,12 @@ describe("readSettings", () => {
     expect(message).not.toContain("hunter2secret");
   });
 
-  it.each([["a control character", "sk\u0001live"], ["a DEL", "sk\u007flive"], ["a non-Latin-1 character", "sk_ключ"], ["surrounding spaces", " sk "]])("refuses a key with %s, never printing it", (_what, key) => {
+  it.each([
+    ["a control character", "sk\u0001live"],
+    ["a DEL", "sk\u007flive"],
+    ["a non-Latin-1 character", "sk_ключ"],
+    ["surrounding spaces", " sk "],
+  ])("refuses a key with %s, never printing it", (_what, key) => {
     const message = refused({ ...live, CONTRACT_API_KEY: key });
     expect(message).toMatch(/CONTRACT_API_KEY must/);
     expect(message).not.toContain(key.trim());
@@ -96,6 +145,9 @@ describe("readSettings", () => {
   });
 
   it("makes an explicit CONTRACT_TIMEOUT_MS apply to every operation", () => {
-    expect(readSettings({ ...live, CONTRACT_TIMEOUT_MS: "500" })).toMatchObject({ timeoutMs: 500, timeoutExplicit: true });
+    expect(readSettings({ ...live, CONTRACT_TIMEOUT_MS: "500" })).toMatchObject({
+      timeoutMs: 500,
+      timeoutExplicit: true,
+    });
   });
 });

@@ -5,9 +5,30 @@ import { expandPath, queryPairs, toRequest } from "../engine/requests.js";
 
 const COLOR_ARRAY = ["blue", "black", "brown"];
 const COLOR_OBJECT = { R: 100, G: 200, B: 150 };
-const param = (where: ParameterEntry["in"], style: string, explode: boolean, extra: Partial<ParameterEntry> = {}): ParameterEntry => ({ name: "color", in: where, required: true, style, explode, schema: {}, schemaPointer: "", examples: [], ...extra });
-const path = (style: string, explode: boolean, value: unknown) => expandPath({ path: "/x/{color}", parameters: [param("path", style, explode)] } as unknown as OperationEntry, { color: value }).slice("/x/".length);
-const query = (style: string, explode: boolean, value: unknown) => queryPairs(param("query", style, explode), value).map(([k, v]) => `${k}=${v}`).join("&");
+const param = (
+  where: ParameterEntry["in"],
+  style: string,
+  explode: boolean,
+  extra: Partial<ParameterEntry> = {},
+): ParameterEntry => ({
+  name: "color",
+  in: where,
+  required: true,
+  style,
+  explode,
+  schema: {},
+  schemaPointer: "",
+  examples: [],
+  ...extra,
+});
+const path = (style: string, explode: boolean, value: unknown) =>
+  expandPath({ path: "/x/{color}", parameters: [param("path", style, explode)] } as unknown as OperationEntry, {
+    color: value,
+  }).slice("/x/".length);
+const query = (style: string, explode: boolean, value: unknown) =>
+  queryPairs(param("query", style, explode), value)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
 
 describe("path styles (OpenAPI 3.1, Style Examples)", () => {
   it.each([
@@ -46,11 +67,20 @@ describe("query styles", () => {
 
   it("writes a parameter described by JSON content as its JSON, whatever the style", () => {
     expect(query("form", true, COLOR_OBJECT).startsWith("R=")).toBe(true);
-    expect(queryPairs(param("query", "form", true, { contentType: "application/json" }), COLOR_OBJECT)).toEqual([["color", '{"R":100,"G":200,"B":150}']]);
+    expect(queryPairs(param("query", "form", true, { contentType: "application/json" }), COLOR_OBJECT)).toEqual([
+      ["color", '{"R":100,"G":200,"B":150}'],
+    ]);
   });
 
   it("gathers the pairs of a request: repeated keys as lists, a deepObject's members under their bracketed names", () => {
-    const op = { operationId: "o", method: "GET", path: "/x", parameters: [param("query", "form", true), { ...param("query", "deepObject", true), name: "f" }] } as unknown as OperationEntry;
-    expect(toRequest(op, { path: {}, query: { color: COLOR_ARRAY, f: { a: 1 } }, header: {}, cookie: {} }).query).toEqual({ color: COLOR_ARRAY, "f[a]": "1" });
+    const op = {
+      operationId: "o",
+      method: "GET",
+      path: "/x",
+      parameters: [param("query", "form", true), { ...param("query", "deepObject", true), name: "f" }],
+    } as unknown as OperationEntry;
+    expect(
+      toRequest(op, { path: {}, query: { color: COLOR_ARRAY, f: { a: 1 } }, header: {}, cookie: {} }).query,
+    ).toEqual({ color: COLOR_ARRAY, "f[a]": "1" });
   });
 });

@@ -11,12 +11,15 @@ const servers: TestServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-const target = (baseUrl: string, extra: Record<string, string> = {}) => createTarget(readSettings({ CONTRACT_BASE_URL: baseUrl, CONTRACT_API_KEY: KEY, ...extra }));
+const target = (baseUrl: string, extra: Record<string, string> = {}) =>
+  createTarget(readSettings({ CONTRACT_BASE_URL: baseUrl, CONTRACT_API_KEY: KEY, ...extra }));
 const get = { operation: "listBrowserRequests", method: "GET", path: "/v1/browser/requests" };
 
 describe("createTarget", () => {
   it("retries a connection reset before any answer, then records the answer", async () => {
-    const server = await startServer((req, res, n) => (n === 1 ? req.socket.destroy() : sendJson(res, 200, { ok: true })));
+    const server = await startServer((req, res, n) =>
+      n === 1 ? req.socket.destroy() : sendJson(res, 200, { ok: true }),
+    );
     servers.push(server);
     const ex = await target(server.url).send(get);
     expect(ex.response.status).toBe(200);
@@ -34,14 +37,18 @@ describe("createTarget", () => {
   });
 
   it("waits out a 429 with its Retry-After, then records the real answer", async () => {
-    const server = await startServer((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "0" }) : sendJson(res, 200, {})));
+    const server = await startServer((_req, res, n) =>
+      n === 1 ? sendJson(res, 429, {}, { "retry-after": "0" }) : sendJson(res, 200, {}),
+    );
     servers.push(server);
     expect((await target(server.url).send(get)).response.status).toBe(200);
   });
 
   it("never follows a redirect: the 3xx is recorded, the Location never called with the key", async () => {
     const other = await startServer((_req, res) => sendJson(res, 200, {}));
-    const server = await startServer((_req, res) => (res.writeHead(302, { location: `${other.url}/steal` }), res.end()));
+    const server = await startServer(
+      (_req, res) => (res.writeHead(302, { location: `${other.url}/steal` }), res.end()),
+    );
     servers.push(other, server);
     expect((await target(server.url).send(get)).response.status).toBe(302);
     expect(other.requests).toEqual([]);
@@ -74,7 +81,8 @@ describe("createTarget", () => {
     const silent = createTcpServer(() => {});
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     const hung = target(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { CONTRACT_TIMEOUT_MS: "200" });
-    for (let i = 0; i < 3; i++) expect((await hung.send(get)).response.transportError).toMatch(/no answer within 200 ms/);
+    for (let i = 0; i < 3; i++)
+      expect((await hung.send(get)).response.transportError).toMatch(/no answer within 200 ms/);
     await expect(hung.send(get)).rejects.toThrow(/the target stopped answering \(3 requests in a row/);
     expect(hung.stopped()).toMatch(/stopped answering/);
     silent.close();

@@ -110,7 +110,9 @@ function examplesOf(doc: OpenApiDocument, holder: any): ExampleEntry[] {
   if (holder.examples && typeof holder.examples === "object" && !Array.isArray(holder.examples)) {
     return Object.entries(holder.examples as Record<string, any>).flatMap(([name, ex]) => {
       const resolved = ex && typeof ex.$ref === "string" ? resolvePointer(doc, refPointer(ex.$ref)) : ex;
-      return resolved && typeof resolved === "object" && "value" in resolved ? [{ name, value: (resolved as { value: unknown }).value }] : [];
+      return resolved && typeof resolved === "object" && "value" in resolved
+        ? [{ name, value: (resolved as { value: unknown }).value }]
+        : [];
     });
   }
   return "example" in holder ? [{ name: "example", value: holder.example, unnamed: true }] : [];
@@ -134,7 +136,14 @@ function mediaEntries(doc: OpenApiDocument, content: unknown, pointer: string): 
     }
     if (media?.encoding && typeof media.encoding === "object" && !Array.isArray(media.encoding)) {
       entry.encoding = Object.fromEntries(
-        Object.entries(media.encoding as Record<string, any>).map(([name, e]) => [name, { ...(typeof e?.contentType === "string" ? { contentType: e.contentType } : {}), ...(typeof e?.style === "string" ? { style: e.style } : {}), ...(typeof e?.explode === "boolean" ? { explode: e.explode } : {}) }]),
+        Object.entries(media.encoding as Record<string, any>).map(([name, e]) => [
+          name,
+          {
+            ...(typeof e?.contentType === "string" ? { contentType: e.contentType } : {}),
+            ...(typeof e?.style === "string" ? { style: e.style } : {}),
+            ...(typeof e?.explode === "boolean" ? { explode: e.explode } : {}),
+          },
+        ]),
       );
     }
     return entry;
@@ -152,8 +161,12 @@ function parameterEntries(doc: OpenApiDocument, pathItemPointer: string, opPoint
       // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored.
       if (p.in === "header" && /^(accept|content-type|authorization)$/i.test(p.name)) return;
       // A parameter described by `content` (one media type) instead of `schema` takes that media type's schema.
-      const contentSchema = p.schema === undefined && p.content && typeof p.content === "object" ? Object.keys(p.content)[0] : undefined;
-      const schemaPointer = contentSchema !== undefined ? `${pointer}/content/${toPointer([contentSchema]).slice(1)}/schema` : `${pointer}/schema`;
+      const contentSchema =
+        p.schema === undefined && p.content && typeof p.content === "object" ? Object.keys(p.content)[0] : undefined;
+      const schemaPointer =
+        contentSchema !== undefined
+          ? `${pointer}/content/${toPointer([contentSchema]).slice(1)}/schema`
+          : `${pointer}/schema`;
       const style = typeof p.style === "string" ? p.style : p.in === "query" || p.in === "cookie" ? "form" : "simple";
       byKey.set(`${p.in}:${p.name}`, {
         name: p.name,
@@ -177,17 +190,38 @@ function headerEntries(doc: OpenApiDocument, headers: unknown, pointer: string):
     .filter(([name]) => name.toLowerCase() !== "content-type")
     .map(([name, raw]) => {
       const { value: h, pointer: at } = deref(doc, raw, `${pointer}/${toPointer([name]).slice(1)}`);
-      return { name, required: h?.required === true, ...(h?.schema !== undefined ? { schemaPointer: `${at}/schema` } : {}) };
+      return {
+        name,
+        required: h?.required === true,
+        ...(h?.schema !== undefined ? { schemaPointer: `${at}/schema` } : {}),
+      };
     });
 }
 
-function linkEntries(doc: OpenApiDocument, links: unknown, pointer: string, operationIdOf: (ref: string) => string | undefined): LinkEntry[] {
+function linkEntries(
+  doc: OpenApiDocument,
+  links: unknown,
+  pointer: string,
+  operationIdOf: (ref: string) => string | undefined,
+): LinkEntry[] {
   if (!links || typeof links !== "object") return [];
   return Object.entries(links as Record<string, any>).flatMap(([name, raw]) => {
     const { value: link } = deref(doc, raw, `${pointer}/${name}`);
-    const operationId = typeof link?.operationId === "string" ? link.operationId : typeof link?.operationRef === "string" ? operationIdOf(link.operationRef) : undefined;
+    const operationId =
+      typeof link?.operationId === "string"
+        ? link.operationId
+        : typeof link?.operationRef === "string"
+          ? operationIdOf(link.operationRef)
+          : undefined;
     if (!operationId) return [];
-    return [{ name, operationId, parameters: { ...(link.parameters ?? {}) }, ...(link.requestBody !== undefined ? { requestBody: link.requestBody } : {}) }];
+    return [
+      {
+        name,
+        operationId,
+        parameters: { ...(link.parameters ?? {}) },
+        ...(link.requestBody !== undefined ? { requestBody: link.requestBody } : {}),
+      },
+    ];
   });
 }
 
@@ -224,7 +258,8 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
       const pointer = `${itemPointer}/${method}`;
       const upper = method.toUpperCase();
       const entry: OperationEntry = {
-        operationId: typeof op.operationId === "string" ? op.operationId : `${method}${path.replace(/[^A-Za-z0-9]+/g, "_")}`,
+        operationId:
+          typeof op.operationId === "string" ? op.operationId : `${method}${path.replace(/[^A-Za-z0-9]+/g, "_")}`,
         method: upper,
         path,
         pointer,
@@ -246,7 +281,10 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
       };
       if (op.requestBody) {
         const { value: body, pointer: at } = deref(doc, op.requestBody, `${pointer}/requestBody`);
-        entry.requestBody = { required: body?.required === true, content: mediaEntries(doc, body?.content, `${at}/content`) };
+        entry.requestBody = {
+          required: body?.required === true,
+          content: mediaEntries(doc, body?.content, `${at}/content`),
+        };
       }
       out.push(entry);
     }
@@ -257,12 +295,18 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
 /** The documented response for `status`: exact, then its `NXX` range, then `default`. */
 export function documentedResponse(op: OperationEntry, status: number): ResponseEntry | undefined {
   const s = String(status);
-  return op.responses.find((r) => r.status === s) ?? op.responses.find((r) => r.status.toUpperCase() === `${s[0]}XX`) ?? op.responses.find((r) => r.status === "default");
+  return (
+    op.responses.find((r) => r.status === s) ??
+    op.responses.find((r) => r.status.toUpperCase() === `${s[0]}XX`) ??
+    op.responses.find((r) => r.status === "default")
+  );
 }
 
 /** The first documented 2xx response (exact codes before ranges), the one a successful call returns. */
 export function successResponse(op: OperationEntry): ResponseEntry | undefined {
-  return op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status.toUpperCase() === "2XX");
+  return (
+    op.responses.find((r) => /^2\d\d$/.test(r.status)) ?? op.responses.find((r) => r.status.toUpperCase() === "2XX")
+  );
 }
 
 /** A JSON media type (`application/json`, `application/problem+json`, `text/json`...), parameters allowed. */
@@ -286,5 +330,8 @@ export function inMediaRange(range: string, received: string): boolean {
 /** The documented media entry a received Content-Type matches: an exact one before a range. */
 export function matchingMedia(media: MediaEntry[], received: string | null): MediaEntry | undefined {
   if (!received) return undefined;
-  return media.find((m) => essence(m.mediaType) === essence(received)) ?? media.find((m) => inMediaRange(m.mediaType, received));
+  return (
+    media.find((m) => essence(m.mediaType) === essence(received)) ??
+    media.find((m) => inMediaRange(m.mediaType, received))
+  );
 }

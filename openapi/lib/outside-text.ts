@@ -31,7 +31,9 @@ const ENTITIES: Record<string, string> = { "<": "&lt;", ">": "&gt;", "&": "&amp;
 
 const visible = (c: string) => {
   const code = c.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).toUpperCase().padStart(2, "0")}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return code < 0x100
+    ? `\\x${code.toString(16).toUpperCase().padStart(2, "0")}`
+    : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
 };
 
 /**
@@ -39,9 +41,15 @@ const visible = (c: string) => {
  * for `markdown-code`, the whole code span (delimiters included). Non-strings are shown as their JSON.
  */
 export function outsideText(value: unknown, target: OutsideTarget = "terminal"): string {
-  const text = (typeof value === "string" ? value : value === undefined ? "" : (JSON.stringify(value) ?? String(value))).replace(CONTROLS, visible);
+  const text = (
+    typeof value === "string" ? value : value === undefined ? "" : (JSON.stringify(value) ?? String(value))
+  ).replace(CONTROLS, visible);
   if (target === "terminal") return text;
-  if (target === "markdown-spans") return text.split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? outsideText(part.slice(1, -1), "markdown-code") : outsideText(part, "markdown"))).join("");
+  if (target === "markdown-spans")
+    return text
+      .split(/(`[^`]+`)/)
+      .map((part, i) => (i % 2 === 1 ? outsideText(part.slice(1, -1), "markdown-code") : outsideText(part, "markdown")))
+      .join("");
   if (target === "markdown") return text.replace(/[<>&]/g, (c) => ENTITIES[c]!).replace(MARKDOWN, (c) => `\\${c}`);
   // A code span shows its text literally (no HTML, no entities): it only must not end early. Its fence is one
   // backtick longer than the longest run inside; a table cell's `|` still needs its backslash.

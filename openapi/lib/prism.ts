@@ -110,7 +110,11 @@ export function prismReason(log: string): string {
   if (fatal.length > 0) return fatal.join("\n");
   const message = /\bmessage: '((?:[^'\\]|\\.)*)'/.exec(log)?.[1];
   if (message) return message;
-  return log.split("\n").filter((l) => l.trim()).slice(-5).join("\n");
+  return log
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(-5)
+    .join("\n");
 }
 
 /** How often {@link PrismOptions.onWaiting} is called. */
@@ -189,10 +193,12 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
   const mode = options.mode ?? "mock";
   const host = options.host ?? "127.0.0.1";
   const wanted = options.port ?? 0;
-  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535) throw new RangeError(`startPrism: invalid port ${String(options.port)}`);
+  if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535)
+    throw new RangeError(`startPrism: invalid port ${String(options.port)}`);
   if (mode === "proxy" && !options.upstream) throw new Error("startPrism: mode 'proxy' needs an upstream URL");
   options.signal?.throwIfAborted();
-  if (wanted !== 0 && options.checkPortFirst !== false && !(await isPortFree(wanted, host))) throw new PortInUseError(wanted, host);
+  if (wanted !== 0 && options.checkPortFirst !== false && !(await isPortFree(wanted, host)))
+    throw new PortInUseError(wanted, host);
 
   // Prism resolves every $ref of the document, wherever it is: a non-local one is refused before it starts.
   assertSelfContainedFile(options.spec ?? SPEC_PATH);
@@ -254,11 +260,20 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismServe
 async function waitUntilListening(
   child: ChildProcess,
   exited: Promise<PrismExit>,
-  o: { host: string; wanted: number; timeoutMs: number; log: () => string; signal: AbortSignal | undefined; onWaiting?: ((elapsedMs: number, timeoutMs: number) => void) | undefined },
+  o: {
+    host: string;
+    wanted: number;
+    timeoutMs: number;
+    log: () => string;
+    signal: AbortSignal | undefined;
+    onWaiting?: ((elapsedMs: number, timeoutMs: number) => void) | undefined;
+  },
 ): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   const started = Date.now();
-  const progress = o.onWaiting ? setInterval(() => o.onWaiting!(Date.now() - started, o.timeoutMs), PROGRESS_EVERY_MS) : undefined;
+  const progress = o.onWaiting
+    ? setInterval(() => o.onWaiting!(Date.now() - started, o.timeoutMs), PROGRESS_EVERY_MS)
+    : undefined;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(o.signal?.reason);
@@ -280,11 +295,22 @@ async function waitUntilListening(
     throw new PrismStartError(`Prism exited with ${why} before listening:\n${log}`, "exited", prismReason(log));
   });
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PrismStartError(`Prism did not listen on ${o.host}:${o.wanted || "(any port)"} within ${o.timeoutMs} ms:\n${o.log()}`, "timeout", prismReason(o.log()))), o.timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new PrismStartError(
+            `Prism did not listen on ${o.host}:${o.wanted || "(any port)"} within ${o.timeoutMs} ms:\n${o.log()}`,
+            "timeout",
+            prismReason(o.log()),
+          ),
+        ),
+      o.timeoutMs,
+    );
   });
   try {
     const port = await Promise.race([listening, failed, timedOut, aborted]);
-    if (o.wanted !== 0 && port !== o.wanted) throw new Error(`Prism listened on port ${port}, not on the ${o.wanted} asked for:\n${o.log()}`);
+    if (o.wanted !== 0 && port !== o.wanted)
+      throw new Error(`Prism listened on port ${port}, not on the ${o.wanted} asked for:\n${o.log()}`);
     return port;
   } finally {
     clearTimeout(timer);

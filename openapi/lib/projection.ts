@@ -8,7 +8,17 @@ import type { OpenApiDocument } from "./spec.js";
 const ANNOTATIONS = new Set(["description", "examples", "example", "summary", "title", "$comment", "deprecated"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 const SCHEMA_LISTS = new Set(["oneOf", "anyOf", "allOf", "prefixItems"]);
-const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not", "contains", "unevaluatedProperties", "propertyNames", "if", "then", "else"]);
+const SCHEMA_VALUES = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "contains",
+  "unevaluatedProperties",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+]);
 
 /** Strips annotations from one schema, recursing only where sub-schemas live. */
 function stripSchema(schema: unknown): unknown {

@@ -23,7 +23,9 @@ const uncheckedPatterns = new Map<string, string>();
 
 /** Reports a pattern that is not checked (once per pattern); replaceable by a caller that collects them. */
 let onUncheckedPattern = (pattern: string, reason: string): void => {
-  process.emitWarning(`the pattern ${JSON.stringify(pattern).slice(0, 200)} is not checked: ${reason}`, { code: "WEBAUTO_UNCHECKED_PATTERN" });
+  process.emitWarning(`the pattern ${JSON.stringify(pattern).slice(0, 200)} is not checked: ${reason}`, {
+    code: "WEBAUTO_UNCHECKED_PATTERN",
+  });
 };
 
 /** Replaces the report of unchecked patterns (tests and callers that list them elsewhere). */
@@ -52,4 +54,6 @@ export function linearRegExp(pattern: string, flags = ""): LinearRegExp {
 }
 
 /** ajv's `code.regExp` engine: every `pattern` and `patternProperties` of a compiled schema runs on RE2. */
-export const ajvRegExp = Object.assign((pattern: string, flags: string) => linearRegExp(pattern, flags), { code: "linearRegExp" });
+export const ajvRegExp = Object.assign((pattern: string, flags: string) => linearRegExp(pattern, flags), {
+  code: "linearRegExp",
+});

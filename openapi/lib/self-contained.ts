@@ -26,9 +26,11 @@ export function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref:
       continue;
     }
     const ref = (node as Record<string, unknown>).$ref;
-    if (Object.hasOwn(node, "$ref") && !(typeof ref === "string" && ref.startsWith("#"))) found.push({ at: at || "/", ref });
+    if (Object.hasOwn(node, "$ref") && !(typeof ref === "string" && ref.startsWith("#")))
+      found.push({ at: at || "/", ref });
     const entries = Object.entries(node as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], `${at}/${pointerSegment(entries[i]![0])}`]);
+    for (let i = entries.length - 1; i >= 0; i--)
+      stack.push([entries[i]![1], `${at}/${pointerSegment(entries[i]![0])}`]);
   }
   return found;
 }
@@ -37,8 +39,13 @@ export function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref:
 export function assertSelfContained(doc: unknown, label: string): void {
   const [first] = externalRefs(doc, 1);
   if (!first) return;
-  const shown = typeof first.ref === "string" ? JSON.stringify(first.ref.slice(0, 200)) : `a ${first.ref === null ? "null" : typeof first.ref}`;
-  throw new DocumentError(`${label}: the $ref ${shown} at ${first.at} points outside the document; bundle it into one file first (e.g. npx redocly bundle): every $ref, wherever it is (extensions and examples included), must be local (#/...), since the tools that read the document would fetch the URL or read the file`);
+  const shown =
+    typeof first.ref === "string"
+      ? JSON.stringify(first.ref.slice(0, 200))
+      : `a ${first.ref === null ? "null" : typeof first.ref}`;
+  throw new DocumentError(
+    `${label}: the $ref ${shown} at ${first.at} points outside the document; bundle it into one file first (e.g. npx redocly bundle): every $ref, wherever it is (extensions and examples included), must be local (#/...), since the tools that read the document would fetch the URL or read the file`,
+  );
 }
 
 /**

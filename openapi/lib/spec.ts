@@ -30,7 +30,8 @@ export class DocumentError extends Error {
 }
 
 /** True for a JSON object (not null, not an array). */
-export const isMapping = (v: unknown): v is Record<string, any> => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isMapping = (v: unknown): v is Record<string, any> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Parses an OpenAPI document (YAML or JSON) from disk, as OpenAPI 3.1: a Swagger 2.0 or OpenAPI 3.0 document
@@ -46,21 +47,31 @@ export function loadSpec(path: string = SPEC_PATH): OpenApiDocument {
 
 /** {@link loadSpec} on a document already parsed; `path` names it in errors. */
 export function readSpec(doc: unknown, path: string): OpenApiDocument {
-  if (!isMapping(doc)) throw new DocumentError(`${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : doc === null || doc === undefined ? "nothing" : `a ${typeof doc}`}`);
+  if (!isMapping(doc))
+    throw new DocumentError(
+      `${path} is not an OpenAPI document: expected a mapping with an "openapi" field at the top, got ${Array.isArray(doc) ? "a list" : doc === null || doc === undefined ? "nothing" : `a ${typeof doc}`}`,
+    );
   const openapi = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (!(openapi && /^3\.[0-2]\.\d/.test(openapi)) && String(doc.swagger) !== "2.0") {
-    throw new DocumentError(`${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${shownVersion(doc.openapi ?? doc.swagger ?? null)}`);
+    throw new DocumentError(
+      `${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${shownVersion(doc.openapi ?? doc.swagger ?? null)}`,
+    );
   }
-  if (doc.paths !== undefined && !isMapping(doc.paths)) throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
+  if (doc.paths !== undefined && !isMapping(doc.paths))
+    throw new DocumentError(`${path}: "paths" must be a mapping of paths to path items`);
   assertSelfContained(doc, path);
   checkReferences(doc, path);
   checkOperationIds(doc, path);
-  const read = openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
+  const read =
+    openapi && !openapi.startsWith("3.0") ? doc : (upgrade(doc as never, "3.1") as unknown as OpenApiDocument);
   return nullableWithoutType(read);
 }
 
 /** A version field as shown in an error: a version-like text as it is, anything else by its type only (never a secret's text). */
-const shownVersion = (v: unknown) => (typeof v === "string" && /^\d{1,3}(\.\d{1,3}){0,3}$/.test(v)) || typeof v === "number" || v === null ? JSON.stringify(v) : `a ${typeof v} that is not a version`;
+const shownVersion = (v: unknown) =>
+  (typeof v === "string" && /^\d{1,3}(\.\d{1,3}){0,3}$/.test(v)) || typeof v === "number" || v === null
+    ? JSON.stringify(v)
+    : `a ${typeof v} that is not a version`;
 
 /**
  * `nullable: true` where no `type` is written (OpenAPI 3.0's way of making a `$ref` or an `allOf` nullable,
@@ -72,7 +83,9 @@ function nullableWithoutType(doc: OpenApiDocument): OpenApiDocument {
     if (!("nullable" in node) || node.type !== undefined) return;
     const { nullable, ...rest } = node;
     for (const key of Object.keys(node)) delete node[key];
-    const constrained = ["$ref", "allOf", "oneOf", "anyOf", "properties", "items", "enum", "const"].some((k) => k in rest);
+    const constrained = ["$ref", "allOf", "oneOf", "anyOf", "properties", "items", "enum", "const"].some(
+      (k) => k in rest,
+    );
     Object.assign(node, nullable === true && constrained ? { anyOf: [rest, { type: "null" }] } : rest);
   });
   return doc;
@@ -89,7 +102,10 @@ function checkOperationIds(doc: Record<string, unknown>, path: string): void {
       if (id === undefined) continue;
       const where = `${method.toUpperCase()} ${route}`;
       const first = seen.get(id);
-      if (first) throw new DocumentError(`${path}: the operationId ${JSON.stringify(id)} is used twice (${first} and ${where}); operationIds must be unique`);
+      if (first)
+        throw new DocumentError(
+          `${path}: the operationId ${JSON.stringify(id)} is used twice (${first} and ${where}); operationIds must be unique`,
+        );
       seen.set(id, where);
     }
   }
@@ -103,9 +119,23 @@ const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
  * there called `default` or `enum` (the `default` response, a property named `enum`) is entered.
  */
 const NAMED_MAPS = new Set([
-  "paths", "responses", "content", "headers", "links", "callbacks", "encoding",
-  "schemas", "parameters", "requestBodies", "securitySchemes", "pathItems",
-  "properties", "patternProperties", "dependentSchemas", "$defs", "definitions",
+  "paths",
+  "responses",
+  "content",
+  "headers",
+  "links",
+  "callbacks",
+  "encoding",
+  "schemas",
+  "parameters",
+  "requestBodies",
+  "securitySchemes",
+  "pathItems",
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
 ]);
 
 /**
@@ -138,7 +168,10 @@ function checkReferences(doc: Record<string, unknown>, path: string): void {
   forEachNode(doc, (node, at) => {
     const ref = node.$ref;
     if (typeof ref !== "string") return;
-    if (resolvePointer(doc, ref) === undefined) throw new DocumentError(`${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`);
+    if (resolvePointer(doc, ref) === undefined)
+      throw new DocumentError(
+        `${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`,
+      );
   });
 }
 
@@ -169,7 +202,10 @@ export function refPointer(ref: string): string {
 /** Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when absent. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === "" || pointer === "#") return root;
-  const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer).split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer)
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let cur: any = root;
   for (const part of parts) {
     if (cur === null || typeof cur !== "object" || !(part in cur)) return undefined;
@@ -197,7 +233,13 @@ export class SpecValidator {
   constructor(readonly spec: OpenApiDocument = loadSpec()) {
     // verbose: each error carries the schema object it failed in, so schemaPathOf can say where in the document it is.
     // Patterns run on RE2 (linear time): a document's catastrophic pattern cannot hang validation.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true, code: { regExp: ajvRegExp } });
+    this.ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      verbose: true,
+      code: { regExp: ajvRegExp },
+    });
     addFormats(this.ajv);
     // The whole document is one resource, so `#/components/schemas/...` references resolve in place.
     this.ajv.addSchema(spec, SPEC_ID);
@@ -212,9 +254,15 @@ export class SpecValidator {
     if (!fn) {
       try {
         // A pointer to nothing (a parameter without a schema) constrains nothing.
-        fn = this.ajv.compile(resolvePointer(this.spec, pointer) === undefined ? {} : { $ref: `${SPEC_ID}#${pointer.replace(/%/g, "%25")}` });
+        fn = this.ajv.compile(
+          resolvePointer(this.spec, pointer) === undefined
+            ? {}
+            : { $ref: `${SPEC_ID}#${pointer.replace(/%/g, "%25")}` },
+        );
       } catch (err) {
-        throw new DocumentError(`the schema at ${pointer} (or one it refers to) is not valid JSON Schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
+        throw new DocumentError(
+          `the schema at ${pointer} (or one it refers to) is not valid JSON Schema: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`,
+        );
       }
       this.cache.set(pointer, fn);
     }
@@ -238,7 +286,8 @@ export class SpecValidator {
       walk(this.spec, "");
       this.pointers = map;
     }
-    const owner = err.parentSchema && typeof err.parentSchema === "object" ? this.pointers.get(err.parentSchema) : undefined;
+    const owner =
+      err.parentSchema && typeof err.parentSchema === "object" ? this.pointers.get(err.parentSchema) : undefined;
     const relative = err.schemaPath.replace(SPEC_ID, "");
     return owner === undefined ? relative : `#${owner}/${relative.split("/").pop()}`;
   }

@@ -48,7 +48,9 @@ function operationsOf(doc: Record<string, any>): Operation[] {
         method: method.toUpperCase(),
         path,
         summary: op.summary as string,
-        hash: `#/${String(op.tags?.[0] ?? "").toLowerCase().replace(/\s+/g, "-")}/${String(op.operationId).toLowerCase()}`,
+        hash: `#/${String(op.tags?.[0] ?? "")
+          .toLowerCase()
+          .replace(/\s+/g, "-")}/${String(op.operationId).toLowerCase()}`,
         codes: Object.keys(op.responses ?? {}),
       })),
   );
@@ -83,16 +85,22 @@ describe("docs site building blocks", () => {
     for (const url of REDOC_LOGO_URLS) expect(after).not.toContain(url);
     expect(after.split(LOCAL_LOGO)).toHaveLength(3);
     expect(LOCAL_LOGO).toMatch(/^data:image\/svg\+xml,[^`$\\]+$/); // safe inside the bundle's template literal
-    expect(after.replaceAll(LOCAL_LOGO, "X")).toBe(before.replaceAll(REDOC_LOGO_URLS[0], "X").replaceAll(REDOC_LOGO_URLS[1], "X"));
+    expect(after.replaceAll(LOCAL_LOGO, "X")).toBe(
+      before.replaceAll(REDOC_LOGO_URLS[0], "X").replaceAll(REDOC_LOGO_URLS[1], "X"),
+    );
   });
 
   test("makeRedocPageOffline refuses a page it cannot make private", () => {
-    expect(() => makeRedocPageOffline(page(`{"disableTelemetry":true}`).replace(REDOC_LOGO_URLS[0], "https://cdn.example/x.svg"))).toThrow(
-      /logo-mini-full\.svg exactly once.*found 0/,
-    );
+    expect(() =>
+      makeRedocPageOffline(page(`{"disableTelemetry":true}`).replace(REDOC_LOGO_URLS[0], "https://cdn.example/x.svg")),
+    ).toThrow(/logo-mini-full\.svg exactly once.*found 0/);
     expect(() => makeRedocPageOffline(page(`{"disableTelemetry":false}`))).toThrow(/telemetry is not disabled/);
     expect(() => makeRedocPageOffline(page(`{"skipBundle":true}`))).toThrow(/telemetry is not disabled/);
-    expect(() => makeRedocPageOffline(`import { hydrate } from "https://cdn.redocly.com/r.js";` + page(`{"disableTelemetry":true}`))).toThrow(/CDN/);
+    expect(() =>
+      makeRedocPageOffline(
+        `import { hydrate } from "https://cdn.redocly.com/r.js";` + page(`{"disableTelemetry":true}`),
+      ),
+    ).toThrow(/CDN/);
   });
 
   test("renderChangelog: version headings get ids; raw HTML, remote images and script links cannot reach out", () => {
@@ -109,7 +117,9 @@ describe("docs site building blocks", () => {
       ].join("\n\n"),
     );
     expect([...anchors]).toEqual(["v1.2.0", "v1.1.0"]);
-    expect(html).toMatch(/<h2 id="v1\.2\.0"><a href="https:\/\/github\.com\/o\/r\/compare\/v1\.1\.0\.\.\.v1\.2\.0">1\.2\.0<\/a> - 2026-01-02<\/h2>/);
+    expect(html).toMatch(
+      /<h2 id="v1\.2\.0"><a href="https:\/\/github\.com\/o\/r\/compare\/v1\.1\.0\.\.\.v1\.2\.0">1\.2\.0<\/a> - 2026-01-02<\/h2>/,
+    );
     expect(html).toContain('<h2 id="v1.1.0">1.1.0</h2>');
     expect(html).toContain("&lt;img src=https://tracker.example/p.gif&gt;");
     expect(html).toContain('<a href="https://img.shields.io/x.svg">badge</a>');
@@ -120,15 +130,22 @@ describe("docs site building blocks", () => {
   });
 
   test("versions are listed newest first", () => {
-    const sorted = ["1.0.0", "1.10.0", "2.0.0-rc.1", "1.2.0", "2.0.0", "1.2.0-beta.2", "1.2.0-beta.10"].sort(compareVersionsDesc);
+    const sorted = ["1.0.0", "1.10.0", "2.0.0-rc.1", "1.2.0", "2.0.0", "1.2.0-beta.2", "1.2.0-beta.10"].sort(
+      compareVersionsDesc,
+    );
     expect(sorted).toEqual(["2.0.0", "2.0.0-rc.1", "1.10.0", "1.2.0", "1.2.0-beta.10", "1.2.0-beta.2", "1.0.0"]);
   });
 
   test("released versions: each distinct info.version from its newest commit, plus the working tree's own", () => {
     const dir = mkdtempSync(join(tmpdir(), "webauto-docs-git-"));
     const g = (...args: string[]) =>
-      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
-    const doc = (version: string, note: string) => `openapi: 3.1.0\ninfo:\n  title: T\n  version: ${version}\n  description: ${note}\npaths: {}\n`;
+      execFileSync(
+        "git",
+        ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args],
+        { encoding: "utf8" },
+      );
+    const doc = (version: string, note: string) =>
+      `openapi: 3.1.0\ninfo:\n  title: T\n  version: ${version}\n  description: ${note}\npaths: {}\n`;
     const commit = (text: string, msg: string) => {
       writeFileSync(join(dir, "openapi.yaml"), text);
       g("add", "openapi.yaml");
@@ -147,7 +164,9 @@ describe("docs site building blocks", () => {
     writeFileSync(join(dir, "openapi.yaml"), current);
 
     const { versions, warnings } = findVersions(join(dir, "openapi.yaml"), current);
-    expect(versions.map((v) => [v.version, v.source.kind === "commit" ? v.source.sha : "working-tree", v.text])).toEqual([
+    expect(
+      versions.map((v) => [v.version, v.source.kind === "commit" ? v.source.sha : "working-tree", v.text]),
+    ).toEqual([
       ["2.1.0", "working-tree", current],
       ["2.0.0", c, doc("2.0.0", "third")],
       ["1.0.0", b, doc("1.0.0", "second")],
@@ -172,7 +191,9 @@ describe("docs site building blocks", () => {
       () => undefined,
       (e: Error) => e,
     );
-    expect(err?.message).toMatch(/^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[^]*Unsupported OpenAPI version: 9\.9\.9/);
+    expect(err?.message).toMatch(
+      /^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[^]*Unsupported OpenAPI version: 9\.9\.9/,
+    );
     expect(err?.message).not.toContain("\u2551"); // the CLI's notice boxes are dropped
 
     const foreign = join(dir, "foreign");
@@ -191,7 +212,10 @@ describe.skipIf(!haveChromium)("docs site in headless Chromium, offline", () => 
   let netHook: string;
   /** Requests that tried to leave file:// from every page these tests opened (except the idle one). */
   const external: string[] = [];
-  const idle: { context?: BrowserContext; page?: Page; requests: string[]; readyAt: number } = { requests: [], readyAt: 0 };
+  const idle: { context?: BrowserContext; page?: Page; requests: string[]; readyAt: number } = {
+    requests: [],
+    readyAt: 0,
+  };
 
   async function newPage(record: string[]) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -231,7 +255,15 @@ net.Socket.prototype.connect = function (...args) {
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     // The idle page: opened now, left alone while the other tests run, checked by the idle test.
     const { page, context } = await newPage(idle.requests);
@@ -239,7 +271,10 @@ net.Socket.prototype.connect = function (...args) {
     idle.context = context;
     await page.goto(fileUrl(`${REFERENCE_DIR}/index.html`));
     // (expect.poll works inside tests only.)
-    await page.waitForFunction((text) => document.body.innerText.includes(text), operations[0]!.summary, { timeout: 15_000, polling: 200 });
+    await page.waitForFunction((text) => document.body.innerText.includes(text), operations[0]!.summary, {
+      timeout: 15_000,
+      polling: 200,
+    });
     idle.readyAt = Date.now();
   });
   afterAll(async () => browser?.close());
@@ -267,11 +302,18 @@ net.Socket.prototype.connect = function (...args) {
         expect(href, "links stay inside the site").not.toMatch(/^[a-z][a-z0-9+.-]*:|^\/\//i);
         const [file = "", fragment] = href.split("#");
         const target = resolve(outDir, file);
-        expect(target.startsWith(outDir + "/") && existsSync(target), `${href} resolves to a file of the site`).toBe(true);
+        expect(target.startsWith(outDir + "/") && existsSync(target), `${href} resolves to a file of the site`).toBe(
+          true,
+        );
         if (fragment) expect(readFileSync(target, "utf8"), `${href}: the anchor exists`).toContain(`id="${fragment}"`);
       }
       const files = new Set(hrefs.map((h) => h.split("#")[0]));
-      const expected = [`${REFERENCE_DIR}/index.html`, "openapi.yaml", "openapi.json", ...site.versions.map((v) => `${v.dir}/index.html`)];
+      const expected = [
+        `${REFERENCE_DIR}/index.html`,
+        "openapi.yaml",
+        "openapi.json",
+        ...site.versions.map((v) => `${v.dir}/index.html`),
+      ];
       for (const f of expected) expect(files, `the landing page links ${f}`).toContain(f);
       if (existsSync(CHANGELOG)) {
         expect(files).toContain("changelog.html");
@@ -293,7 +335,11 @@ net.Socket.prototype.connect = function (...args) {
   test("every version found in git has its page and its document, and nothing else is listed", () => {
     const fromGit = versionsFromGit();
     expect(site.versions.map((v) => v.version).sort()).toEqual([...fromGit].sort());
-    expect(readdirSync(outDir).filter((d) => /^v\d/.test(d)).sort()).toEqual(fromGit.map((v) => `v${v}`).sort());
+    expect(
+      readdirSync(outDir)
+        .filter((d) => /^v\d/.test(d))
+        .sort(),
+    ).toEqual(fromGit.map((v) => `v${v}`).sort());
     for (const v of fromGit) {
       expect(existsSync(join(outDir, `v${v}`, "index.html")), `v${v}/index.html`).toBe(true);
       expect(String(parse(readFileSync(join(outDir, `v${v}`, "openapi.yaml"), "utf8")).info.version)).toBe(v);
@@ -345,7 +391,9 @@ net.Socket.prototype.connect = function (...args) {
       const { page, context } = await newPage(external);
       try {
         await page.goto(fileUrl(`${v.dir}/index.html`) + first.hash);
-        await expect.poll(() => bodyText(page), { timeout: 15_000, interval: 200 }).toContain(`${first.method}\n${first.path}\n${first.summary}`);
+        await expect
+          .poll(() => bodyText(page), { timeout: 15_000, interval: 200 })
+          .toContain(`${first.method}\n${first.path}\n${first.summary}`);
         expect(await page.title()).toBe(`${doc.info.title} ${v.version}`);
       } finally {
         await context.close();

@@ -22,7 +22,12 @@ function collectExamples(): { cases: ExampleCase[]; bodiesWithoutExample: string
     const examples = Object.entries((media.examples ?? {}) as Record<string, { value: unknown }>);
     if (media.example !== undefined) examples.push(["example", { value: media.example }]);
     if (examples.length === 0) bodiesWithoutExample.push(toPointer(segments));
-    for (const [name, ex] of examples) cases.push({ where: `${toPointer(segments)} (${name})`, schemaPointer: toPointer([...segments, "schema"]), value: ex.value });
+    for (const [name, ex] of examples)
+      cases.push({
+        where: `${toPointer(segments)} (${name})`,
+        schemaPointer: toPointer([...segments, "schema"]),
+        value: ex.value,
+      });
   };
   for (const [path, item] of Object.entries(spec.paths as Record<string, any>)) {
     for (const [method, op] of Object.entries(item as Record<string, any>)) {
@@ -36,7 +41,11 @@ function collectExamples(): { cases: ExampleCase[]; bodiesWithoutExample: string
       }
       (op.parameters ?? []).forEach((p: any, i: number) => {
         for (const [name, ex] of Object.entries((p.examples ?? {}) as Record<string, { value: unknown }>)) {
-          cases.push({ where: `${method.toUpperCase()} ${path} parameter ${p.name} (${name})`, schemaPointer: toPointer(["paths", path, method, "parameters", i, "schema"]), value: ex.value });
+          cases.push({
+            where: `${method.toUpperCase()} ${path} parameter ${p.name} (${name})`,
+            schemaPointer: toPointer(["paths", path, method, "parameters", i, "schema"]),
+            value: ex.value,
+          });
         }
       });
     }
@@ -45,9 +54,12 @@ function collectExamples(): { cases: ExampleCase[]; bodiesWithoutExample: string
     const walk = (node: any, segments: Array<string | number>) => {
       if (!node || typeof node !== "object") return;
       if (Array.isArray(node.examples) && !segments.includes("x-field-type-discrepancy")) {
-        node.examples.forEach((value: unknown, i: number) => cases.push({ where: `${toPointer(segments)} examples[${i}]`, schemaPointer: toPointer(segments), value }));
+        node.examples.forEach((value: unknown, i: number) =>
+          cases.push({ where: `${toPointer(segments)} examples[${i}]`, schemaPointer: toPointer(segments), value }),
+        );
       }
-      for (const key of ["properties"]) for (const [k, v] of Object.entries(node[key] ?? {})) walk(v, [...segments, key, k]);
+      for (const key of ["properties"])
+        for (const [k, v] of Object.entries(node[key] ?? {})) walk(v, [...segments, key, k]);
     };
     walk(schema, ["components", "schemas", name]);
   }
@@ -72,7 +84,9 @@ describe("examples", () => {
     const put = cases.find((c) => c.where.startsWith("/paths/~1v1~1schemas~1{id}/put/responses/200"))!;
     const broken = structuredClone(put.value) as any;
     broken.fields[6].fields[0].fields[1].fields[0].type = "double";
-    expect(validator.validate(put.schemaPointer, broken).map((e) => e.instancePath)).toContain("/fields/6/fields/0/fields/1/fields/0/type");
+    expect(validator.validate(put.schemaPointer, broken).map((e) => e.instancePath)).toContain(
+      "/fields/6/fields/0/fields/1/fields/0/type",
+    );
 
     const list = cases.find((c) => c.where.startsWith("/paths/~1v1~1browser~1requests/get/responses/200"))!;
     const badList = structuredClone(list.value) as any;

@@ -45,7 +45,11 @@ function brokenCopy(edit: (yaml: string) => string): string {
 }
 
 // An example that contradicts its schema: a string field type in the response of the schema update.
-const invalidExample = (yaml: string) => yaml.replace("                      - name: title\n                        type: 0", "                      - name: title\n                        type: string");
+const invalidExample = (yaml: string) =>
+  yaml.replace(
+    "                      - name: title\n                        type: 0",
+    "                      - name: title\n                        type: string",
+  );
 
 // Each gate spawns a CLI (redocly, Spectral, tsc); on a loaded 2-core machine tsc alone can take 30 s.
 describe("spec gates", { timeout: 120_000 }, () => {
@@ -72,11 +76,18 @@ describe("spec gates", { timeout: 120_000 }, () => {
   // Spectral does not validate examples under recursive $refs (Action, SchemaField): redocly and the
   // ajv example test cover those. A flat example shows Spectral's own rule is live.
   test("spectral:oas fails on an invalid example and on a missing operation description", () => {
-    const bad = spectral(brokenCopy((y) => y.replace("                  max_cache_age: 3600", "                  max_cache_age: an hour")));
+    const bad = spectral(
+      brokenCopy((y) => y.replace("                  max_cache_age: 3600", "                  max_cache_age: an hour")),
+    );
     expect(bad.status, bad.output).not.toBe(0);
     expect(bad.output).toMatch(/oas3-valid-media-example/);
     const undescribed = spectral(
-      brokenCopy((y) => y.replace(/      summary: List browser requests\n      description: \|\n(?:        .*\n|\n)+?      parameters:/, "      summary: List browser requests\n      parameters:")),
+      brokenCopy((y) =>
+        y.replace(
+          /      summary: List browser requests\n      description: \|\n(?:        .*\n|\n)+?      parameters:/,
+          "      summary: List browser requests\n      parameters:",
+        ),
+      ),
     );
     expect(undescribed.status, undescribed.output).not.toBe(0);
     expect(undescribed.output).toMatch(/operation-description/);
@@ -90,12 +101,19 @@ describe("spec gates", { timeout: 120_000 }, () => {
 
   test("the drift check fails when the document changed after generation, naming each stale file with a diff", () => {
     const dir = mkdtempSync(join(tmpdir(), "webauto-gen-"));
-    for (const name of readdirSync(join(ROOT, "generated"))) copyFileSync(join(ROOT, "generated", name), join(dir, name));
-    const spec = brokenCopy((y) => y.replace("      enum: [pending, running, completed, failed]", "      enum: [pending, running, completed, failed, cancelled]"));
+    for (const name of readdirSync(join(ROOT, "generated")))
+      copyFileSync(join(ROOT, "generated", name), join(dir, name));
+    const spec = brokenCopy((y) =>
+      y.replace(
+        "      enum: [pending, running, completed, failed]",
+        "      enum: [pending, running, completed, failed, cancelled]",
+      ),
+    );
     const { status, output } = driftCheck(spec, dir);
     expect(status, output).toBe(1);
     // operations.json keeps $refs, so an enum edit leaves it as it was; the three files that inline the enum are stale.
-    for (const name of ["schema.d.ts", "routes.ts", "schemas.ts"]) expect(output).toContain(`${join(dir, name)} is stale`);
+    for (const name of ["schema.d.ts", "routes.ts", "schemas.ts"])
+      expect(output).toContain(`${join(dir, name)} is stale`);
     expect(output).not.toContain(`${join(dir, "operations.json")} is stale`);
     expect(output).toMatch(/^\+.*cancelled/m);
   });

@@ -41,7 +41,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Run {
   child.stderr!.on("data", (b: Buffer) => (output += b.toString()));
   // After "exit", the pipes may still hold the last output: wait for both to end (bounded, since a grandchild
   // such as Prism could keep a pipe open).
-  const ended = (s: NodeJS.ReadableStream) => new Promise<void>((r) => (s.once("end", () => r()), s.once("close", () => r())));
+  const ended = (s: NodeJS.ReadableStream) =>
+    new Promise<void>((r) => (s.once("end", () => r()), s.once("close", () => r())));
   const drained = Promise.all([ended(child.stdout!), ended(child.stderr!)]);
   const exit = once(child, "exit").then(async ([code, signal]) => {
     await Promise.race([drained, sleep(2_000)]);
@@ -51,7 +52,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Run {
   runs.push(run);
   return run;
 }
-const npmRunMock = (args: string[], env: Record<string, string> = {}) => start("npm", ["run", "mock", ...args], cleanEnv(env));
+const npmRunMock = (args: string[], env: Record<string, string> = {}) =>
+  start("npm", ["run", "mock", ...args], cleanEnv(env));
 const nodeMock = (args: string[], env: Record<string, string> = {}) =>
   start(process.execPath, ["--import", "tsx", join(ROOT, "scripts/mock.ts"), ...args], cleanEnv(env));
 
@@ -102,7 +104,8 @@ async function within(ms: number, what: string, done: () => boolean | Promise<bo
   }
   return Date.now() - t0;
 }
-const answersWithKey = async (url: string) => (await fetch(`${url}/v1/browser/requests`, { headers: { "X-API-Key": "k" } })).status;
+const answersWithKey = async (url: string) =>
+  (await fetch(`${url}/v1/browser/requests`, { headers: { "X-API-Key": "k" } })).status;
 
 const servers: Server[] = [];
 /** A plain node:http server on a free loopback port: "another process" holding the port. */
@@ -131,7 +134,9 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
       const run = npmRunMock(["--", "--port", String(other.port)]);
       const { code } = await run.exit;
       expect(code).toBe(1);
-      expect(run.output()).toContain(`mock: port ${other.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`);
+      expect(run.output()).toContain(
+        `mock: port ${other.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`,
+      );
       expect(run.output()).not.toContain("listening on");
       const res = await fetch(`http://127.0.0.1:${other.port}/`);
       expect(await res.text()).toBe("not the mock");
@@ -145,7 +150,9 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
       );
       expect(err).toBeInstanceOf(PortInUseError);
       expect((err as PortInUseError).port).toBe(other.port);
-      expect((err as PortInUseError).message).toBe(`port ${other.port} on 127.0.0.1 is already in use (by another process)`);
+      expect((err as PortInUseError).message).toBe(
+        `port ${other.port} on 127.0.0.1 is already in use (by another process)`,
+      );
     });
 
     test("without the early check, startPrism still rejects: readiness is our Prism listening, not the port answering", async () => {
@@ -164,7 +171,13 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
     // One invocation form per test, so that the ways of giving the port are covered by the same runs. Each
     // test also checks which mechanism stopped the mock: the IPC tie of Prism to its parent would free the
     // port even if the mock's own handling were broken.
-    const cases: { name: string; launch: (port: number) => Run; kill: "npm" | "mock"; signal: NodeJS.Signals; says: string }[] = [
+    const cases: {
+      name: string;
+      launch: (port: number) => Run;
+      kill: "npm" | "mock";
+      signal: NodeJS.Signals;
+      says: string;
+    }[] = [
       {
         name: "SIGINT to the npm process of `MOCK_PORT=N npm run mock`: npm forwards it, the mock stops Prism",
         launch: (p) => npmRunMock([], { MOCK_PORT: String(p) }),
@@ -188,20 +201,23 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
       },
     ];
 
-    test.each(cases)("$name; the port is free again and no process of the run is left", async ({ launch, kill, signal, says }) => {
-      const port = await freePort();
-      const run = launch(port);
-      const { url, port: bound, mockPid, prismPid } = await listening(run);
-      expect(bound).toBe(port);
-      expect(await answersWithKey(url)).toBe(200);
-      expect(pidAlive(prismPid)).toBe(true);
+    test.each(cases)(
+      "$name; the port is free again and no process of the run is left",
+      async ({ launch, kill, signal, says }) => {
+        const port = await freePort();
+        const run = launch(port);
+        const { url, port: bound, mockPid, prismPid } = await listening(run);
+        expect(bound).toBe(port);
+        expect(await answersWithKey(url)).toBe(200);
+        expect(pidAlive(prismPid)).toBe(true);
 
-      process.kill(kill === "npm" ? run.pgid : mockPid, signal);
-      await within(5_000, "every process of the run gone", () => !groupAlive(run.pgid));
-      expect(pidAlive(prismPid)).toBe(false);
-      expect(await accepts(port)).toBe(false);
-      expect(run.output()).toContain(says);
-    });
+        process.kill(kill === "npm" ? run.pgid : mockPid, signal);
+        await within(5_000, "every process of the run gone", () => !groupAlive(run.pgid));
+        expect(pidAlive(prismPid)).toBe(false);
+        expect(await accepts(port)).toBe(false);
+        expect(run.output()).toContain(says);
+      },
+    );
 
     test("SIGKILL of scripts/mock.ts itself (nothing forwarded): Prism exits on its own as its parent is gone", async () => {
       const run = nodeMock(["--port", "0"]);
@@ -215,9 +231,19 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
 
   describe.concurrent("arguments", () => {
     test.each([
-      { how: "MOCK_PORT=abc", args: [], env: { MOCK_PORT: "abc" } as Record<string, string>, named: '"abc" (from MOCK_PORT)' },
+      {
+        how: "MOCK_PORT=abc",
+        args: [],
+        env: { MOCK_PORT: "abc" } as Record<string, string>,
+        named: '"abc" (from MOCK_PORT)',
+      },
       { how: "--port 70000", args: ["--port", "70000"], env: {}, named: '"70000" (from --port)' },
-      { how: "npm_config_port=4o10", args: [], env: { npm_config_port: "4o10" } as Record<string, string>, named: '"4o10" (from npm_config_port' },
+      {
+        how: "npm_config_port=4o10",
+        args: [],
+        env: { npm_config_port: "4o10" } as Record<string, string>,
+        named: '"4o10" (from npm_config_port',
+      },
       { how: "--port without a value", args: ["--port"], env: {}, named: "--port needs a value" },
       { how: "an unknown option", args: ["--prot", "4011"], env: {}, named: 'unknown option "--prot"' },
     ])("$how exits 2 naming the value", async ({ args, env, named }) => {

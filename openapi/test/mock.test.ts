@@ -14,7 +14,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const spec = loadSpec();
 const example = (path: string, method: string, where: "request" | "200") => {
   const op = spec.paths[path][method];
-  const media = where === "request" ? op.requestBody.content["application/json"] : op.responses["200"].content["application/json"];
+  const media =
+    where === "request" ? op.requestBody.content["application/json"] : op.responses["200"].content["application/json"];
   return (Object.values(media.examples)[0] as { value: unknown }).value;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,7 +47,12 @@ describe("npm run mock", () => {
     const env = { ...process.env };
     delete env.MOCK_PORT;
     delete env.npm_config_port;
-    npm = spawn("npm", ["run", "mock", "--", "--port", "0"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    npm = spawn("npm", ["run", "mock", "--", "--port", "0"], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     npm.stdout!.on("data", (b: Buffer) => (output += b.toString()));
     npm.stderr!.on("data", (b: Buffer) => (output += b.toString()));
     const deadline = Date.now() + 30_000;
@@ -76,13 +82,20 @@ describe("npm run mock", () => {
   });
 
   test("PUT /v1/schemas/{id} answers 200 with the integer-typed schema example", async () => {
-    const res = await call("PUT", "/v1/schemas/dsc_8Vt3Qm6Lx1Rz9Kp4Nw7Hc2Jb5Yf0Gs", example("/v1/schemas/{id}", "put", "request"));
+    const res = await call(
+      "PUT",
+      "/v1/schemas/dsc_8Vt3Qm6Lx1Rz9Kp4Nw7Hc2Jb5Yf0Gs",
+      example("/v1/schemas/{id}", "put", "request"),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(example("/v1/schemas/{id}", "put", "200"));
   });
 
   test("GET /v1/browser/requests answers 200 with the listing example, comma-separated filters accepted", async () => {
-    const res = await call("GET", "/v1/browser/requests?ids=brq_V2PUfFA8AQPAQ5VEsewpxdGUSZkgKP,brq_K8mT3q&status=completed,failed&pageSize=10&page=2");
+    const res = await call(
+      "GET",
+      "/v1/browser/requests?ids=brq_V2PUfFA8AQPAQ5VEsewpxdGUSZkgKP,brq_K8mT3q&status=completed,failed&pageSize=10&page=2",
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(example("/v1/browser/requests", "get", "200"));
   });
@@ -117,11 +130,18 @@ describe("npm run mock", () => {
 
   test("an invalid listing query gets the documented 400 with an empty body; the reason is only in the sl-violations header", async () => {
     // Prism names query parameters lower-cased in the violation (pageSize -> pagesize).
-    for (const [query, param] of [["page=0", "page"], ["status=done", "status"], ["pageSize=0", "pagesize"]] as const) {
+    for (const [query, param] of [
+      ["page=0", "page"],
+      ["status=done", "status"],
+      ["pageSize=0", "pagesize"],
+    ] as const) {
       const res = await call("GET", `/v1/browser/requests?${query}`);
       expect(res.status, query).toBe(400);
       expect(await res.text(), query).toBe("");
-      const violations = JSON.parse(res.headers.get("sl-violations") ?? "[]") as { location: string[]; message: string }[];
+      const violations = JSON.parse(res.headers.get("sl-violations") ?? "[]") as {
+        location: string[];
+        message: string;
+      }[];
       expect(violations.length, query).toBeGreaterThan(0);
       expect(violations[0]!.location.slice(0, 3), query).toEqual(["request", "query", param]);
       expect(violations[0]!.message, query).toContain(param);

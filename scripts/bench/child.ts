@@ -13,7 +13,18 @@ import { pathToFileURL } from "node:url";
 import createFetchClient from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import { alternatingOrder, maxPerTag, selfTimeByPlace, walkPages, type InflightStats } from "./helpers.js";
-import { CALL_VARIANTS, type CallVariant, type ChildArgs, type ChildResult, type CpuResult, type MemorySample, type PrefetchResult, type ProfileResult, type ThroughputResult, type WalkResult } from "./protocol.js";
+import {
+  CALL_VARIANTS,
+  type CallVariant,
+  type ChildArgs,
+  type ChildResult,
+  type CpuResult,
+  type MemorySample,
+  type PrefetchResult,
+  type ProfileResult,
+  type ThroughputResult,
+  type WalkResult,
+} from "./protocol.js";
 import { TAG_HEADER } from "./server-core.js";
 
 type ClientModule = typeof import("../../src/index.js");
@@ -47,7 +58,11 @@ function callVariants(url: string, mod: ClientModule): Record<CallVariant, () =>
   const client = mod.createClient({ baseUrl: url, apiKey: KEY });
   const rawUrl = `${url}/v1/browser/requests?ids=${IDS.join(",")}&status=${STATES.join(",")}`;
   // openapi-fetch alone on the global fetch: no retries, deadlines, scrubbing or checks.
-  const bare = createFetchClient<paths>({ baseUrl: url, headers: RAW_HEADERS, querySerializer: { array: { style: "form", explode: false } } });
+  const bare = createFetchClient<paths>({
+    baseUrl: url,
+    headers: RAW_HEADERS,
+    querySerializer: { array: { style: "form", explode: false } },
+  });
   const query = { ids: IDS, status: [...STATES] };
   return {
     raw: async () => {
@@ -62,7 +77,13 @@ function callVariants(url: string, mod: ClientModule): Record<CallVariant, () =>
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), 75_000);
       try {
-        const res = await fetch(rawUrl, { method: "GET", headers: RAW_HEADERS, body: null, signal: controller.signal, redirect: "manual" });
+        const res = await fetch(rawUrl, {
+          method: "GET",
+          headers: RAW_HEADERS,
+          body: null,
+          signal: controller.signal,
+          redirect: "manual",
+        });
         if (!res.ok) throw new Error(`raw fetch: ${res.status}`);
         return (JSON.parse(DECODER.decode(new Uint8Array(await res.arrayBuffer()))) as { data: unknown }).data;
       } finally {
@@ -83,7 +104,13 @@ function callVariants(url: string, mod: ClientModule): Record<CallVariant, () =>
   };
 }
 
-const emptyRecord = (): Record<CallVariant, number[]> => ({ raw: [], rawLikeClient: [], client: [], clientRawGet: [], openapiFetch: [] });
+const emptyRecord = (): Record<CallVariant, number[]> => ({
+  raw: [],
+  rawLikeClient: [],
+  client: [],
+  clientRawGet: [],
+  openapiFetch: [],
+});
 
 async function checkSameAnswers(fns: Record<CallVariant, () => Promise<unknown>>): Promise<void> {
   const answers = await Promise.all(CALL_VARIANTS.map((v) => fns[v]()));
@@ -96,7 +123,8 @@ async function checkSameAnswers(fns: Record<CallVariant, () => Promise<unknown>>
 async function cpu(args: Extract<ChildArgs, { mode: "cpu" }>): Promise<CpuResult> {
   const fns = callVariants(args.url, await loadClient(args.client));
   await checkSameAnswers(fns);
-  for (let pass = 0; pass < 2; pass++) for (const v of alternatingOrder(CALL_VARIANTS, pass)) for (let i = 0; i < args.warmup; i++) await fns[v]();
+  for (let pass = 0; pass < 2; pass++)
+    for (const v of alternatingOrder(CALL_VARIANTS, pass)) for (let i = 0; i < args.warmup; i++) await fns[v]();
   const cpuUs = emptyRecord();
   const wallMs = emptyRecord();
   for (let round = 0; round < args.rounds; round++) {
@@ -150,7 +178,8 @@ async function prefetch(args: Extract<ChildArgs, { mode: "prefetch" }>): Promise
     const t0 = performance.now();
     const pages = await walkPages(pager.iterPages(), () => sleep(args.workMs));
     const ms = performance.now() - t0;
-    if (pages !== Math.ceil(totalRecords / pageSize)) throw new Error(`walked ${pages} pages, expected ${Math.ceil(totalRecords / pageSize)}`);
+    if (pages !== Math.ceil(totalRecords / pageSize))
+      throw new Error(`walked ${pages} pages, expected ${Math.ceil(totalRecords / pageSize)}`);
     return { ms, tag };
   };
   // Warm-up: a short walk of each kind (4 pages), connections opened and code compiled.
@@ -264,7 +293,21 @@ async function walkMemory(args: Extract<ChildArgs, { mode: "walk" }>): Promise<W
   const afterIdle = await settledGc();
   await walk();
   const afterSecondWalkGc = await settledGc();
-  return { mode: "walk", kind: args.kind, records, pages, seconds, samples, start, peak, afterGc, afterIdle, settleMs: args.settleMs, afterSecondWalkGc, maxInFlight: stats.maxInFlight };
+  return {
+    mode: "walk",
+    kind: args.kind,
+    records,
+    pages,
+    seconds,
+    samples,
+    start,
+    peak,
+    afterGc,
+    afterIdle,
+    settleMs: args.settleMs,
+    afterSecondWalkGc,
+    maxInFlight: stats.maxInFlight,
+  };
 }
 
 async function profile(args: Extract<ChildArgs, { mode: "profile" }>): Promise<ProfileResult> {
@@ -272,7 +315,9 @@ async function profile(args: Extract<ChildArgs, { mode: "profile" }>): Promise<P
   const session = new Session();
   session.connect();
   const post = <T>(method: string, params?: object) =>
-    new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+    new Promise<T>((resolve, reject) =>
+      session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))),
+    );
   await post("Profiler.enable");
   await post("Profiler.setSamplingInterval", { interval: 50 });
   const variants = ["raw", "client"] as const;
@@ -285,7 +330,8 @@ async function profile(args: Extract<ChildArgs, { mode: "profile" }>): Promise<P
       await post("Profiler.start");
       for (let i = 0; i < args.calls; i++) await fns[v]();
       const { profile } = await post<{ profile: Profiler.Profile }>("Profiler.stop");
-      for (const [place, us] of Object.entries(selfTimeByPlace(profile, clientUrl))) totals[v][place] = (totals[v][place] ?? 0) + us;
+      for (const [place, us] of Object.entries(selfTimeByPlace(profile, clientUrl)))
+        totals[v][place] = (totals[v][place] ?? 0) + us;
     }
   }
   session.disconnect();

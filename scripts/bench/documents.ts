@@ -9,7 +9,8 @@ import { isMapping, pointerSegment, refPointer, resolvePointer, type OpenApiDocu
 /** How many operations `doc` has. */
 export function countOperations(doc: OpenApiDocument): number {
   let n = 0;
-  for (const item of Object.values(isMapping(doc.paths) ? doc.paths : {})) for (const m of HTTP_METHODS) if (isMapping(item) && isMapping(item[m])) n++;
+  for (const item of Object.values(isMapping(doc.paths) ? doc.paths : {}))
+    for (const m of HTTP_METHODS) if (isMapping(item) && isMapping(item[m])) n++;
   return n;
 }
 
@@ -58,13 +59,25 @@ export function firstOperations(doc: OpenApiDocument, n: number): OpenApiDocumen
   delete out["x-webhooks"];
   const refs = reachable(doc, paths);
   // The named entries the references point into: `/components/schemas/User/properties/id` keeps `User`.
-  const named = new Set([...refs].map((r) => r.split("/").slice(0, r.startsWith("/components/") ? 4 : 3).join("/")));
-  const keep = (section: unknown, prefix: string) => (isMapping(section) ? Object.fromEntries(Object.entries(section).filter(([name]) => named.has(`${prefix}/${pointerSegment(name)}`))) : section);
+  const named = new Set(
+    [...refs].map((r) =>
+      r
+        .split("/")
+        .slice(0, r.startsWith("/components/") ? 4 : 3)
+        .join("/"),
+    ),
+  );
+  const keep = (section: unknown, prefix: string) =>
+    isMapping(section)
+      ? Object.fromEntries(Object.entries(section).filter(([name]) => named.has(`${prefix}/${pointerSegment(name)}`)))
+      : section;
   if (isMapping(doc.components)) {
     const components: Record<string, unknown> = {};
-    for (const [kind, section] of Object.entries(doc.components)) components[kind] = kind === "securitySchemes" ? section : keep(section, `/components/${kind}`);
+    for (const [kind, section] of Object.entries(doc.components))
+      components[kind] = kind === "securitySchemes" ? section : keep(section, `/components/${kind}`);
     out.components = components;
   }
-  for (const kind of ["definitions", "parameters", "responses"]) if (isMapping(doc[kind])) out[kind] = keep(doc[kind], `/${kind}`);
+  for (const kind of ["definitions", "parameters", "responses"])
+    if (isMapping(doc[kind])) out[kind] = keep(doc[kind], `/${kind}`);
   return out;
 }

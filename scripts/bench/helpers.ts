@@ -26,7 +26,8 @@ export interface RoundComparison {
 
 /** Compares per-round figures of two variants (`a[i]` and `b[i]` measured in the same round i). */
 export function compareRounds(a: readonly number[], b: readonly number[]): RoundComparison {
-  if (a.length === 0 || a.length !== b.length) throw new Error(`compareRounds needs rounds of both sides (got ${a.length} and ${b.length})`);
+  if (a.length === 0 || a.length !== b.length)
+    throw new Error(`compareRounds needs rounds of both sides (got ${a.length} and ${b.length})`);
   const sum = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
   const ratios = a.map((x, i) => x / b[i]!).sort((p, q) => p - q);
   const mid = ratios.length >> 1;
@@ -104,7 +105,10 @@ export function maxPerTag(stats: InflightStats): number {
  * Walks `pages` (e.g. `pager.iterPages()`), calling `work(page, index)` on each and awaiting it before asking
  * for the next page, as a caller working through a page would. Returns the number of pages seen.
  */
-export async function walkPages<P>(pages: AsyncIterable<P>, work: (page: P, index: number) => Promise<void> | void): Promise<number> {
+export async function walkPages<P>(
+  pages: AsyncIterable<P>,
+  work: (page: P, index: number) => Promise<void> | void,
+): Promise<number> {
   let index = 0;
   for await (const page of pages) await work(page, index++);
   return index;
@@ -172,10 +176,15 @@ export function classifyChunks(metafile: Pick<Metafile, "outputs">, entryPoint: 
 }
 
 /** The `n` inputs weighing most in the given outputs (bytes each input contributes to them, minified). */
-export function topInputs(metafile: Pick<Metafile, "outputs">, outputPaths: readonly string[], n: number): Array<{ input: string; bytes: number }> {
+export function topInputs(
+  metafile: Pick<Metafile, "outputs">,
+  outputPaths: readonly string[],
+  n: number,
+): Array<{ input: string; bytes: number }> {
   const byInput = new Map<string, number>();
   for (const out of outputPaths) {
-    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[out]?.inputs ?? {})) byInput.set(input, (byInput.get(input) ?? 0) + bytesInOutput);
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[out]?.inputs ?? {}))
+      byInput.set(input, (byInput.get(input) ?? 0) + bytesInOutput);
   }
   return [...byInput]
     .map(([input, bytes]) => ({ input, bytes }))
@@ -195,7 +204,10 @@ export interface Row {
 export function renderTable(rows: readonly Row[]): string {
   const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
   const lines = ["| measure | value | target | met |", "|---|---|---|---|"];
-  for (const r of rows) lines.push(`| ${cell(r.measure)} | ${cell(r.value)} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✔" : "✘"} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${cell(r.measure)} | ${cell(r.value)} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✔" : "✘"} |`,
+    );
   return lines.join("\n");
 }
 

@@ -5,9 +5,35 @@
 
 export type ChildArgs =
   | { mode: "cpu"; url: string; client: string; calls: number; rounds: number; warmup: number }
-  | { mode: "throughput"; url: string; client: string; requests: number; rounds: number; concurrency: number; warmup: number }
-  | { mode: "prefetch"; url: string; client: string; pages: number; pageSize: number; workMs: number; serverDelayMs: number; rounds: number }
-  | { mode: "walk"; url: string; client: string; kind: "client" | "raw"; records: number; pageSize: number; sampleMs: number; settleMs: number }
+  | {
+      mode: "throughput";
+      url: string;
+      client: string;
+      requests: number;
+      rounds: number;
+      concurrency: number;
+      warmup: number;
+    }
+  | {
+      mode: "prefetch";
+      url: string;
+      client: string;
+      pages: number;
+      pageSize: number;
+      workMs: number;
+      serverDelayMs: number;
+      rounds: number;
+    }
+  | {
+      mode: "walk";
+      url: string;
+      client: string;
+      kind: "client" | "raw";
+      records: number;
+      pageSize: number;
+      sampleMs: number;
+      settleMs: number;
+    }
   | { mode: "profile"; url: string; client: string; calls: number; rounds: number; warmup: number };
 
 /** The variants of the CPU and throughput rows. */

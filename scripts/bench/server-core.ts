@@ -54,12 +54,23 @@ export function listingExample(doc: Record<string, any>): BenchBody {
 }
 
 /** One generated page: `pageSize` copies of `template` with ids numbered across pages. */
-export function pageBody(template: Record<string, unknown>, page: number, pageSize: number, totalRecords: number): string {
+export function pageBody(
+  template: Record<string, unknown>,
+  page: number,
+  pageSize: number,
+  totalRecords: number,
+): string {
   const totalPages = Math.ceil(totalRecords / pageSize);
   const start = (page - 1) * pageSize;
   const count = Math.max(0, Math.min(pageSize, totalRecords - start));
-  const results = Array.from({ length: count }, (_, i) => ({ ...template, id: `brq_${String(start + i).padStart(30, "0")}` }));
-  return JSON.stringify({ data: { total_pages: totalPages, total_records: totalRecords, results, page, page_size: pageSize }, error: null });
+  const results = Array.from({ length: count }, (_, i) => ({
+    ...template,
+    id: `brq_${String(start + i).padStart(30, "0")}`,
+  }));
+  return JSON.stringify({
+    data: { total_pages: totalPages, total_records: totalRecords, results, page, page_size: pageSize },
+    error: null,
+  });
 }
 
 const tagOf = (req: IncomingMessage) => {
@@ -68,11 +79,20 @@ const tagOf = (req: IncomingMessage) => {
 };
 
 /** Starts a bench server on 127.0.0.1 (`port` 0: any free port). */
-export async function startBenchServer(body: BenchBody, config: Partial<BenchServerConfig> = {}, port = 0): Promise<BenchServer> {
+export async function startBenchServer(
+  body: BenchBody,
+  config: Partial<BenchServerConfig> = {},
+  port = 0,
+): Promise<BenchServer> {
   const counter = new InflightCounter();
   const settings: BenchServerConfig = { delayMs: config.delayMs ?? 0, totalRecords: config.totalRecords ?? 100_000 };
   const timers = new Set<NodeJS.Timeout>();
-  const self: Omit<BenchServer, "url" | "close"> = { server: undefined as unknown as Server, counter, config: settings, onRequest: undefined };
+  const self: Omit<BenchServer, "url" | "close"> = {
+    server: undefined as unknown as Server,
+    counter,
+    config: settings,
+    onRequest: undefined,
+  };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");

@@ -31,7 +31,12 @@ export interface LandingPage {
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** Shared stylesheet of the static pages: inline, system fonts, no external resource. */
@@ -85,7 +90,9 @@ export function landingPage(p: LandingPage): string {
           : `<span class="muted">working tree (not committed yet)</span>`;
       const current = v.version === p.version ? `<span class="tag">current</span>` : "";
       const notes =
-        p.changelogHref && p.changelogAnchors?.has(`v${v.version}`) ? ` · <a href="${e(`${p.changelogHref}#v${v.version}`)}">changes</a>` : "";
+        p.changelogHref && p.changelogAnchors?.has(`v${v.version}`)
+          ? ` · <a href="${e(`${p.changelogHref}#v${v.version}`)}">changes</a>`
+          : "";
       return `<li><a href="${e(`${v.dir}/index.html`)}">${e(v.version)}</a>${current} · <a href="${e(`${v.dir}/openapi.yaml`)}">openapi.yaml</a>${notes} · ${from}</li>`;
     })
     .join("\n");
@@ -146,7 +153,9 @@ export function renderChangelog(markdown: string): { html: string; anchors: Set<
       },
       image({ href, title, text }: Tokens.Image): string {
         if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) {
-          return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>` : escapeHtml(text);
+          return SAFE_HREF.test(href)
+            ? `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`
+            : escapeHtml(text);
         }
         return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${title ? ` title="${escapeHtml(title)}"` : ""}>`;
       },
@@ -165,7 +174,10 @@ export function renderChangelog(markdown: string): { html: string; anchors: Set<
 export function changelogPage(title: string, markdown: string): { html: string; anchors: Set<string> } {
   const { html, anchors } = renderChangelog(markdown);
   return {
-    html: page(`${title}: changelog`, `<p><a href="index.html">← ${escapeHtml(title)}</a></p>\n${html}\n<footer>Rendered from <code>CHANGELOG.md</code> by <code>npm run docs</code>.</footer>`),
+    html: page(
+      `${title}: changelog`,
+      `<p><a href="index.html">← ${escapeHtml(title)}</a></p>\n${html}\n<footer>Rendered from <code>CHANGELOG.md</code> by <code>npm run docs</code>.</footer>`,
+    ),
     anchors,
   };
 }
@@ -174,7 +186,10 @@ export function changelogPage(title: string, markdown: string): { html: string; 
  * The footer of every Redoc page ("API docs by" + Redocly logo) loads its image from Redocly's CDN, and
  * no Redoc or CLI option turns that off. These are the exact URLs in Redoc's inlined bundle.
  */
-export const REDOC_LOGO_URLS = ["https://cdn.redoc.ly/redoc/logo-mini-full.svg", "https://cdn.redoc.ly/redoc/logo-mini.svg"] as const;
+export const REDOC_LOGO_URLS = [
+  "https://cdn.redoc.ly/redoc/logo-mini-full.svg",
+  "https://cdn.redoc.ly/redoc/logo-mini.svg",
+] as const;
 
 /** The stand-in image: the word "Redocly" as an inline SVG (a `data:` URL, so nothing is fetched). */
 export const LOCAL_LOGO =
@@ -205,9 +220,12 @@ export function makeRedocPageOffline(html: string): string {
     out = out.replace(url, () => LOCAL_LOGO);
   }
   const options = /const __redoc_options = (\{.*?\});/.exec(out)?.[1];
-  if (!options) throw new Error("Redoc page: no `const __redoc_options = {...};` found; cannot check that telemetry is off.");
+  if (!options)
+    throw new Error("Redoc page: no `const __redoc_options = {...};` found; cannot check that telemetry is off.");
   if (!/"disableTelemetry":true/.test(options)) {
-    throw new Error(`Redoc page: telemetry is not disabled in the page's options (${options}); build with REDOCLY_TELEMETRY=off.`);
+    throw new Error(
+      `Redoc page: telemetry is not disabled in the page's options (${options}); build with REDOCLY_TELEMETRY=off.`,
+    );
   }
   if (/\bfrom\s*["']https?:\/\//.test(out) || /<link[^>]+modulepreload[^>]+https?:/.test(out)) {
     throw new Error("Redoc page: Redoc is loaded from a CDN; build with --inlineBundle.");

@@ -22,7 +22,10 @@ export const SECTIONS = ["breaking", "added", "changed", "documentation"] as con
 class SpecRelease extends Release {
   constructor(version?: string, date?: string, description?: string) {
     super(version, date, description);
-    this.changes = new Map([...SECTIONS.map((s): [string, never[]] => [s, []]), ...[...this.changes].filter(([k]) => !SECTIONS.includes(k as never))]);
+    this.changes = new Map([
+      ...SECTIONS.map((s): [string, never[]] => [s, []]),
+      ...[...this.changes].filter(([k]) => !SECTIONS.includes(k as never)),
+    ]);
   }
 }
 
@@ -40,7 +43,10 @@ export function bulletOf(change: Change): string {
   const op = change.operation ?? "";
   const signature = op.replace(/ \(.*\)$/, "");
   // An added or removed operation: its text already names method and path; add only the operationId.
-  const what = op && change.text.includes(signature) ? `${change.text}${op.slice(signature.length)}` : `${op ? `${op}: ` : ""}${change.text}`;
+  const what =
+    op && change.text.includes(signature)
+      ? `${change.text}${op.slice(signature.length)}`
+      : `${op ? `${op}: ` : ""}${change.text}`;
   return `${what}${value ? ` (${value})` : ""}`;
 }
 
@@ -57,7 +63,11 @@ function load(file: string): Changelog {
 export function writeEntry(file: string, diff: SpecDiff, date: string): string[] {
   const changelog = load(file);
   changelog.format = "markdownlint";
-  const release = new SpecRelease(diff.headVersion, date, diff.baseVersion === null ? "First version of the document." : "");
+  const release = new SpecRelease(
+    diff.headVersion,
+    date,
+    diff.baseVersion === null ? "First version of the document." : "",
+  );
   const bullets: string[] = [];
   for (const change of diff.changes) {
     if (change.pointer === "/info/version") continue;

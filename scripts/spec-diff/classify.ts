@@ -38,14 +38,34 @@ const classOf = (level: Level, annotation: boolean | undefined): ChangeClass =>
  * Compares two documents (base null: an empty one) and returns every change, classified. A document that is
  * not one the project reads is refused with a DocumentError naming it by `origins`.
  */
-export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocument, origins = { base: "the base", head: "the revision" }): Change[] {
+export function classifyChanges(
+  base: OpenApiDocument | null,
+  head: OpenApiDocument,
+  origins = { base: "the base", head: "the revision" },
+): Change[] {
   const headDoc = normalizeDocument(head, origins.head);
-  const empty = { ...(head.swagger ? { swagger: head.swagger } : { openapi: head.openapi }), info: { title: "", version: "" }, paths: {} };
+  const empty = {
+    ...(head.swagger ? { swagger: head.swagger } : { openapi: head.openapi }),
+    info: { title: "", version: "" },
+    paths: {},
+  };
   const baseDoc = normalizeDocument(base ?? empty, origins.base);
   const changes = new Map<string, Change & { places: string[]; ops: string[] }>();
   // Both are read as OpenAPI 3.1, so the version they were written in is compared here.
   const version = (d: OpenApiDocument) => d.openapi ?? d.swagger;
-  const written: Finding[] = version(base ?? empty) === version(head) ? [] : [{ rule: "openapi-version-changed", pointer: head.openapi ? "/openapi" : "/swagger", where: "the document", action: "replace", before: version(base ?? empty), after: version(head) }];
+  const written: Finding[] =
+    version(base ?? empty) === version(head)
+      ? []
+      : [
+          {
+            rule: "openapi-version-changed",
+            pointer: head.openapi ? "/openapi" : "/swagger",
+            where: "the document",
+            action: "replace",
+            before: version(base ?? empty),
+            after: version(head),
+          },
+        ];
   for (const f of [...written, ...compareDocuments(baseDoc, headDoc)]) {
     const key = JSON.stringify([f.rule, f.pointer, f.before, f.after]);
     const known = changes.get(key);
@@ -56,15 +76,28 @@ export function classifyChanges(base: OpenApiDocument | null, head: OpenApiDocum
     }
     const r = rule(f.rule);
     changes.set(key, {
-      cls: classOf(r.level, r.annotation), level: r.level, rule: r.id, action: f.action, pointer: f.pointer, text: "", reason: r.reason,
-      ...(f.before !== undefined ? { before: f.before } : {}), ...(f.after !== undefined ? { after: f.after } : {}),
-      places: [f.where], ops: f.operation ? [f.operation] : [],
+      cls: classOf(r.level, r.annotation),
+      level: r.level,
+      rule: r.id,
+      action: f.action,
+      pointer: f.pointer,
+      text: "",
+      reason: r.reason,
+      ...(f.before !== undefined ? { before: f.before } : {}),
+      ...(f.after !== undefined ? { after: f.after } : {}),
+      places: [f.where],
+      ops: f.operation ? [f.operation] : [],
     });
   }
   return [...changes.values()].map(({ places, ops, ...change }) => {
     const r = rule(change.rule);
     const others = places.length - 1;
-    const more = others === 0 ? "" : others <= 3 ? ` (and ${places.slice(1).join(", ")})` : ` (and ${places.slice(1, 3).join(", ")} and ${others - 2} more)`;
+    const more =
+      others === 0
+        ? ""
+        : others <= 3
+          ? ` (and ${places.slice(1).join(", ")})`
+          : ` (and ${places.slice(1, 3).join(", ")} and ${others - 2} more)`;
     return { ...change, text: `${r.title}: ${places[0]}${more}`, ...(ops.length ? { operation: ops.join("; ") } : {}) };
   });
 }

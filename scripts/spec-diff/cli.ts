@@ -41,7 +41,11 @@ export function parseOptions<E extends StringOptions>(
     }
   }
   if (typeof values.base !== "string") throw new UsageError(`missing --base <git ref>\n${usage}`);
-  return { ...values, base: values.base, repo: (values.repo as string | undefined) ?? process.cwd() } as CommonOptions & {
+  return {
+    ...values,
+    base: values.base,
+    repo: (values.repo as string | undefined) ?? process.cwd(),
+  } as CommonOptions & {
     [K in keyof E]?: string;
   };
 }

@@ -10,7 +10,9 @@ import { readSpec, SPEC_PATH, type OpenApiDocument } from "../../openapi/lib/spe
 import { UsageError } from "./cli.js";
 
 /** The document's path inside the repository (posix separators, as git names it). */
-export const SPEC_IN_REPO = relative(dirname(dirname(SPEC_PATH)), SPEC_PATH).split("\\").join("/");
+export const SPEC_IN_REPO = relative(dirname(dirname(SPEC_PATH)), SPEC_PATH)
+  .split("\\")
+  .join("/");
 
 /** Both sides of a comparison; `base` is null when the ref has no document ("everything added"). */
 export interface DocumentPair {

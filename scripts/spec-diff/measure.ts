@@ -37,8 +37,22 @@ function main(): number {
     return 2;
   }
   const root = resolve(positionals[0]!);
-  const cases = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(root, d.name, "expected.txt"))).map((d) => d.name).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-  const tally = { scored: 0, agree: 0, breaking: 0, caught: 0, safe: 0, falseAlarms: 0, warn: 0, warnAgree: 0, all: 0, allAgree: 0 };
+  const cases = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(root, d.name, "expected.txt")))
+    .map((d) => d.name)
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const tally = {
+    scored: 0,
+    agree: 0,
+    breaking: 0,
+    caught: 0,
+    safe: 0,
+    falseAlarms: 0,
+    warn: 0,
+    warnAgree: 0,
+    all: 0,
+    allAgree: 0,
+  };
   const lines: string[] = [];
   for (const name of cases) {
     const dir = join(root, name);
@@ -46,7 +60,10 @@ function main(): number {
     let got: Level;
     let changes: Change[] = [];
     try {
-      changes = classifyChanges(parse(readFileSync(join(dir, "base.yaml"), "utf8")), parse(readFileSync(join(dir, "revision.yaml"), "utf8")));
+      changes = classifyChanges(
+        parse(readFileSync(join(dir, "base.yaml"), "utf8")),
+        parse(readFileSync(join(dir, "revision.yaml"), "utf8")),
+      );
       got = gateLevel(changes);
     } catch (error) {
       got = "error";
@@ -72,12 +89,17 @@ function main(): number {
     }
     if (!same || values.list) {
       lines.push(`${same ? "  " : "≠ "}${name}: expected ${expected}, gate ${got}`);
-      for (const c of changes.filter((x) => x.cls !== "annotation")) lines.push(`      ${c.level} ${c.rule}: ${c.text} (${c.pointer})`);
+      for (const c of changes.filter((x) => x.cls !== "annotation"))
+        lines.push(`      ${c.level} ${c.rule}: ${c.text} (${c.pointer})`);
     }
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
-  process.stdout.write(`scored pairs (breaking or not): ${tally.agree} of ${tally.scored} agree; ${tally.caught} of ${tally.breaking} breaking caught, ${tally.falseAlarms} false alarms on ${tally.safe} safe\n`);
-  process.stdout.write(`warn pairs: ${tally.warnAgree} of ${tally.warn} at the same level; all pairs, three levels: ${tally.allAgree} of ${tally.all}\n`);
+  process.stdout.write(
+    `scored pairs (breaking or not): ${tally.agree} of ${tally.scored} agree; ${tally.caught} of ${tally.breaking} breaking caught, ${tally.falseAlarms} false alarms on ${tally.safe} safe\n`,
+  );
+  process.stdout.write(
+    `warn pairs: ${tally.warnAgree} of ${tally.warn} at the same level; all pairs, three levels: ${tally.allAgree} of ${tally.all}\n`,
+  );
   return 0;
 }
 

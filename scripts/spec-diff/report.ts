@@ -40,7 +40,10 @@ function table(changes: Change[]): string[] {
 
 /** The whole markdown report. */
 export function renderReport(diff: SpecDiff): string {
-  const base = diff.baseVersion === null ? `${code(diff.baseRef)} (no document there)` : `${code(diff.baseRef)} (info.version ${cell(String(diff.baseVersion))})`;
+  const base =
+    diff.baseVersion === null
+      ? `${code(diff.baseRef)} (no document there)`
+      : `${code(diff.baseRef)} (info.version ${cell(String(diff.baseVersion))})`;
   const lines = [
     "# OpenAPI document changes",
     "",
@@ -50,7 +53,12 @@ export function renderReport(diff: SpecDiff): string {
   const classes = Object.keys(CLASS_TITLES) as ChangeClass[];
   const byClass = new Map(classes.map((k) => [k, diff.changes.filter((c) => c.cls === k)]));
   if (diff.changes.length === 0) lines.push("No changes: the document says the same as at the base.", "");
-  lines.push("| class | changes |", "| --- | ---: |", ...classes.map((k) => `| ${CLASS_TITLES[k]} | ${byClass.get(k)!.length} |`), "");
+  lines.push(
+    "| class | changes |",
+    "| --- | ---: |",
+    ...classes.map((k) => `| ${CLASS_TITLES[k]} | ${byClass.get(k)!.length} |`),
+    "",
+  );
   lines.push(`**Version:** ${cell(diff.verdict.message)}`, "", `**Gate:** ${diff.verdict.ok ? "pass" : "FAIL"}`, "");
   for (const k of classes) {
     const list = byClass.get(k)!;

@@ -24,7 +24,10 @@ const run = (args: string[]) => {
 /** A consumer file typed against the scratch generated/ types. */
 function consumer(name: string, body: string): string {
   const file = join(dir, `${name}.ts`);
-  writeFileSync(file, `import type { Client } from "openapi-fetch";\nimport type { paths } from "./generated/schema.js";\ndeclare const raw: Client<paths>;\n${body}\n`);
+  writeFileSync(
+    file,
+    `import type { Client } from "openapi-fetch";\nimport type { paths } from "./generated/schema.js";\ndeclare const raw: Client<paths>;\n${body}\n`,
+  );
   return file;
 }
 
@@ -33,7 +36,21 @@ let checked: { status: number | null; output: string } | undefined;
 function typecheck() {
   if (checked) return checked;
   const files = [consumer("ok", OK), consumer("bad", BAD)];
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files,
+    }),
+  );
   return (checked = run([TSC, "-p", join(dir, "tsconfig.json")]));
 }
 

@@ -6,7 +6,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/index.js";
-import { alternatingOrder, classifyChunks, compareRounds, InflightCounter, maxPerTag, renderTable, selfTimeByPlace, topInputs, walkPages, type InflightStats } from "../bench/helpers.js";
+import {
+  alternatingOrder,
+  classifyChunks,
+  compareRounds,
+  InflightCounter,
+  maxPerTag,
+  renderTable,
+  selfTimeByPlace,
+  topInputs,
+  walkPages,
+  type InflightStats,
+} from "../bench/helpers.js";
 import { pageBody, startBenchServer, TAG_HEADER, type BenchServer } from "../bench/server-core.js";
 
 const template = { id: "brq_template", status: "completed" };
@@ -16,7 +27,10 @@ afterEach(async () => {
 });
 
 async function server(delayMs: number, totalRecords: number): Promise<BenchServer> {
-  const s = await startBenchServer({ example: JSON.stringify({ data: { results: [template] }, error: null }), template }, { delayMs, totalRecords });
+  const s = await startBenchServer(
+    { example: JSON.stringify({ data: { results: [template] }, error: null }), template },
+    { delayMs, totalRecords },
+  );
   servers.push(s);
   return s;
 }
@@ -25,7 +39,10 @@ async function server(delayMs: number, totalRecords: number): Promise<BenchServe
 function until(s: BenchServer, seen: Set<number>, page: number, ms = 5_000): Promise<void> {
   if (seen.has(page)) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`page ${page} was never requested while the caller held the previous one`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`page ${page} was never requested while the caller held the previous one`)),
+      ms,
+    );
     const previous = s.onRequest;
     s.onRequest = (info) => {
       previous?.(info);
@@ -78,13 +95,17 @@ describe("in-flight counter", () => {
 
   it("is what the bench server reports, per x-bench-tag, until reset", async () => {
     const s = await server(20, 10);
-    const get = (tag: string) => fetch(`${s.url}/v1/browser/requests?page=1&pageSize=5`, { headers: { [TAG_HEADER]: tag } }).then((r) => r.json());
+    const get = (tag: string) =>
+      fetch(`${s.url}/v1/browser/requests?page=1&pageSize=5`, { headers: { [TAG_HEADER]: tag } }).then((r) => r.json());
     await Promise.all([get("x"), get("x"), get("y")]);
     const stats = (await (await fetch(`${s.url}/__bench/stats`)).json()) as InflightStats;
     expect(stats).toEqual({ requests: 3, inFlight: 0, maxInFlight: 3, maxInFlightByTag: { x: 2, y: 1 } });
     await fetch(`${s.url}/__bench/reset`, { method: "POST" });
     expect(((await (await fetch(`${s.url}/__bench/stats`)).json()) as InflightStats).requests).toBe(0);
-    expect(await (await fetch(`${s.url}/__bench/config?delayMs=0&totalRecords=3`, { method: "POST" })).json()).toEqual({ delayMs: 0, totalRecords: 3 });
+    expect(await (await fetch(`${s.url}/__bench/config?delayMs=0&totalRecords=3`, { method: "POST" })).json()).toEqual({
+      delayMs: 0,
+      totalRecords: 3,
+    });
     const page = (await get("z")) as { data: { total_pages: number; results: unknown[] } };
     expect([page.data.total_pages, page.data.results.length]).toEqual([1, 3]);
   });
@@ -129,9 +150,25 @@ describe("prefetch walk (3 pages)", () => {
 describe("size and profile helpers", () => {
   const meta = {
     outputs: {
-      "out/index.js": { entryPoint: "dist/index.js", bytes: 100, imports: [{ path: "out/chunk-A.js", kind: "import-statement" }, { path: "out/schemas.js", kind: "dynamic-import" }, { path: "ajv", kind: "dynamic-import", external: true }], inputs: { "dist/index.js": { bytesInOutput: 60 }, "node_modules/openapi-fetch/dist/index.mjs": { bytesInOutput: 40 } } },
+      "out/index.js": {
+        entryPoint: "dist/index.js",
+        bytes: 100,
+        imports: [
+          { path: "out/chunk-A.js", kind: "import-statement" },
+          { path: "out/schemas.js", kind: "dynamic-import" },
+          { path: "ajv", kind: "dynamic-import", external: true },
+        ],
+        inputs: {
+          "dist/index.js": { bytesInOutput: 60 },
+          "node_modules/openapi-fetch/dist/index.mjs": { bytesInOutput: 40 },
+        },
+      },
       "out/chunk-A.js": { bytes: 30, imports: [], inputs: { "dist/shared.js": { bytesInOutput: 30 } } },
-      "out/schemas.js": { bytes: 50, imports: [{ path: "out/chunk-A.js", kind: "import-statement" }], inputs: { "dist/schemas.js": { bytesInOutput: 50 } } },
+      "out/schemas.js": {
+        bytes: 50,
+        imports: [{ path: "out/chunk-A.js", kind: "import-statement" }],
+        inputs: { "dist/schemas.js": { bytesInOutput: 50 } },
+      },
     },
   } as unknown as Parameters<typeof classifyChunks>[0];
 
@@ -149,11 +186,15 @@ describe("size and profile helpers", () => {
   });
 
   it("renders rows with their target and mark", () => {
-    expect(renderTable([{ measure: "a|b", value: "1", target: "≤ 2", ok: true }, { measure: "c", value: "3", target: "≤ 2", ok: false }, { measure: "d", value: "4" }]).split("\n").slice(2)).toEqual([
-      "| a\\|b | 1 | ≤ 2 | ✔ |",
-      "| c | 3 | ≤ 2 | ✘ |",
-      "| d | 4 |  |  |",
-    ]);
+    expect(
+      renderTable([
+        { measure: "a|b", value: "1", target: "≤ 2", ok: true },
+        { measure: "c", value: "3", target: "≤ 2", ok: false },
+        { measure: "d", value: "4" },
+      ])
+        .split("\n")
+        .slice(2),
+    ).toEqual(["| a\\|b | 1 | ≤ 2 | ✔ |", "| c | 3 | ≤ 2 | ✘ |", "| d | 4 |  |  |"]);
   });
 
   it("groups a CPU profile's self time by place, idle left out", () => {
@@ -167,11 +208,17 @@ describe("size and profile helpers", () => {
       samples: [1, 2, 3, 2, 4],
       timeDeltas: [100, 10, 20, 5, 7],
     };
-    expect(selfTimeByPlace(profile, "file:///x/dist/index.js")).toEqual({ "client: send": 15, "node:internal/deps/undici/undici": 20, "(garbage collector)": 7 });
+    expect(selfTimeByPlace(profile, "file:///x/dist/index.js")).toEqual({
+      "client: send": 15,
+      "node:internal/deps/undici/undici": 20,
+      "(garbage collector)": 7,
+    });
   });
 
   it("generates pages with ids numbered across pages and a short last page", () => {
-    const last = JSON.parse(pageBody(template, 3, 2, 5)) as { data: { total_pages: number; results: Array<{ id: string }> } };
+    const last = JSON.parse(pageBody(template, 3, 2, 5)) as {
+      data: { total_pages: number; results: Array<{ id: string }> };
+    };
     expect(last.data.total_pages).toBe(3);
     expect(last.data.results.map((r) => r.id)).toEqual([`brq_${"4".padStart(30, "0")}`]);
   });

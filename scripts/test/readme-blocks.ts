@@ -14,6 +14,7 @@ export interface Block {
 export function readmeBlocks(): Block[] {
   const text = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
   const out: Block[] = [];
-  for (const m of text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) out.push({ lang: m[1]!, code: m[2]!, line: text.slice(0, m.index).split("\n").length });
+  for (const m of text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm))
+    out.push({ lang: m[1]!, code: m[2]!, line: text.slice(0, m.index).split("\n").length });
   return out;
 }

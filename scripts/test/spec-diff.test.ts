@@ -35,7 +35,9 @@ function run(script: string, args: string[], cwd: string): Promise<Run> {
 }
 
 const git = (dir: string, ...args: string[]) =>
-  execFileSync("git", ["-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.com", ...args], { stdio: "pipe" });
+  execFileSync("git", ["-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.com", ...args], {
+    stdio: "pipe",
+  });
 
 /** A copy of the template repository whose working-tree document went through `edit`. */
 function scenario(name: string, edit: (doc: OpenApiDocument) => void): string {
@@ -52,7 +54,8 @@ const schemas = (doc: OpenApiDocument) => doc.components.schemas;
 const dropPending = (doc: OpenApiDocument) => {
   schemas(doc).BrowserRequestState.enum = schemas(doc).BrowserRequestState.enum.filter((v: string) => v !== "pending");
 };
-const diffIn = (dir: string, base = "HEAD", ...args: string[]) => run("spec-diff.ts", ["--base", base, "--repo", dir, ...args], dir);
+const diffIn = (dir: string, base = "HEAD", ...args: string[]) =>
+  run("spec-diff.ts", ["--base", base, "--repo", dir, ...args], dir);
 
 let r: Record<string, Run>;
 let changelogDir: string;
@@ -109,7 +112,18 @@ beforeAll(async () => {
     diffIn(unchanged, "no-such-ref"),
     run("spec-changelog.ts", ["--base", "HEAD", "--date", "2030-01-02"], changelogDir),
   ]);
-  const names = ["breakingNoBump", "breakingMajor", "removedOperation", "nonBreaking", "annotation", "unchanged", "fromNothing", "missingBase", "unknownRef", "changelog"];
+  const names = [
+    "breakingNoBump",
+    "breakingMajor",
+    "removedOperation",
+    "nonBreaking",
+    "annotation",
+    "unchanged",
+    "fromNothing",
+    "missingBase",
+    "unknownRef",
+    "changelog",
+  ];
   r = Object.fromEntries(names.map((n, i) => [n, entries[i]!]));
   customReport = readFileSync(join(removedOperation, "custom/report.md"), "utf8");
 }, 60_000);
@@ -158,14 +172,20 @@ describe("spec:diff", () => {
   it("passes an added optional request property (non-breaking) and a changed operationId (a warning), report in reports/", () => {
     expect(r.nonBreaking!.code, r.nonBreaking!.stderr).toBe(0);
     expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |\n| Warning | 1 |");
-    expect(section(r.nonBreaking!.stdout, "Warning (")).toMatch(/operationId changed.*`"listBrowserRequests"` → `"listRequests"`.*`operation-id-changed`: generated clients/);
-    expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain("Optional property added: request body (application/json) property `tags`");
+    expect(section(r.nonBreaking!.stdout, "Warning (")).toMatch(
+      /operationId changed.*`"listBrowserRequests"` → `"listRequests"`.*`operation-id-changed`: generated clients/,
+    );
+    expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain(
+      "Optional property added: request body (application/json) property `tags`",
+    );
     expect(readFileSync(join(changelogDir, "reports/spec-diff.md"), "utf8")).toBe(r.nonBreaking!.stdout);
   });
 
   it("passes annotation-only changes, listing the description and the x- extension", () => {
     expect(r.annotation!.code, r.annotation!.stderr).toBe(0);
-    expect(r.annotation!.stdout).toMatch(/\| Breaking \| 0 \|\n\| Warning \| 0 \|\n\| Non-breaking \| 0 \|\n\| Annotation-only \| 2 \|/);
+    expect(r.annotation!.stdout).toMatch(
+      /\| Breaking \| 0 \|\n\| Warning \| 0 \|\n\| Non-breaking \| 0 \|\n\| Annotation-only \| 2 \|/,
+    );
     const notes = section(r.annotation!.stdout, "Annotation-only (");
     expect(notes).toContain("x-response-counterpart");
     expect(notes).toContain("GET /v1/browser/requests (listBrowserRequests)");
@@ -200,8 +220,18 @@ describe("spec:changelog", () => {
     expect(text).not.toContain("A stale bullet");
     const entry = readChangelog(text).findRelease("1.1.0")!;
     expect(entry.date?.toISOString().slice(0, 10)).toBe("2030-01-02");
-    expect(entry.changes.get("changed")!.map((c) => c.title).join("\n")).toContain("operationId changed");
-    expect(entry.changes.get("added")!.map((c) => c.title).join("\n")).toContain("Optional property added: request body (application/json) property `tags`");
+    expect(
+      entry.changes
+        .get("changed")!
+        .map((c) => c.title)
+        .join("\n"),
+    ).toContain("operationId changed");
+    expect(
+      entry.changes
+        .get("added")!
+        .map((c) => c.title)
+        .join("\n"),
+    ).toContain("Optional property added: request body (application/json) property `tags`");
     expect(readChangelog(text).findRelease("1.0.0")).toBeDefined();
   });
 });

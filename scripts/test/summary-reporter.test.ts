@@ -8,11 +8,12 @@ const VITEST = join(ROOT, "node_modules/vitest/vitest.mjs");
 const FIXTURES = join(ROOT, "scripts/test/fixtures/summary");
 
 function runFixture(file: string): { status: number | null; lastLine: string } {
-  const res = spawnSync(
-    process.execPath,
-    [VITEST, "run", "--config", join(FIXTURES, "vitest.config.ts"), file],
-    { cwd: FIXTURES, encoding: "utf8", timeout: 60_000, env: { ...process.env, CI: "" } },
-  );
+  const res = spawnSync(process.execPath, [VITEST, "run", "--config", join(FIXTURES, "vitest.config.ts"), file], {
+    cwd: FIXTURES,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, CI: "" },
+  });
   const lines = res.stdout.trim().split("\n");
   return { status: res.status, lastLine: lines[lines.length - 1] ?? "" };
 }

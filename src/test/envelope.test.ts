@@ -3,7 +3,11 @@ import { ROUTES } from "../../generated/routes.js";
 import { unwrapDataEnvelope } from "../envelope.js";
 
 // The required members of each documented success schema, as the client uses them.
-const REQUIRED = { sitemap: ROUTES.createSitemapRequest.success.required, schema: ROUTES.updateDataSchema.success.required, listing: ROUTES.listBrowserRequests.success.required };
+const REQUIRED = {
+  sitemap: ROUTES.createSitemapRequest.success.required,
+  schema: ROUTES.updateDataSchema.success.required,
+  listing: ROUTES.listBrowserRequests.success.required,
+};
 
 const sitemap = { id: "smr_1", url: "https://x", state: "completed", links: [], link_count: 0 };
 const schema = { id: "dsc_1", fields: [] };

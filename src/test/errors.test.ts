@@ -1,18 +1,50 @@
 import { describe, expect, it } from "vitest";
 import {
-  ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, makeApiError, NotFoundError, PermissionDeniedError,
-  RateLimitError, RequestTimeoutError, SiteUnavailableError, UnprocessableEntityError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  makeApiError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestTimeoutError,
+  SiteUnavailableError,
+  UnprocessableEntityError,
 } from "../index.js";
 import { expectNoSecretRecorded, record } from "./support/secrets.js";
 
-const init = (status: number, method = "GET", path = "/v1/browser/requests", body = '{"type":null,"id":null,"code":"c","message":"m"}') =>
-  ({ status, statusText: "", body, headers: new Headers({ "content-type": "application/json", "set-cookie": "s=1" }), method, path, attempts: 1 });
+const init = (
+  status: number,
+  method = "GET",
+  path = "/v1/browser/requests",
+  body = '{"type":null,"id":null,"code":"c","message":"m"}',
+) => ({
+  status,
+  statusText: "",
+  body,
+  headers: new Headers({ "content-type": "application/json", "set-cookie": "s=1" }),
+  method,
+  path,
+  attempts: 1,
+});
 
 describe("makeApiError", () => {
   it.each([
-    [400, BadRequestError], [401, AuthenticationError], [403, PermissionDeniedError], [404, NotFoundError], [408, RequestTimeoutError],
-    [409, ConflictError], [422, UnprocessableEntityError], [429, RateLimitError], [500, InternalServerError], [502, InternalServerError],
-    [503, InternalServerError], [504, InternalServerError], [418, ApiError],
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [403, PermissionDeniedError],
+    [404, NotFoundError],
+    [408, RequestTimeoutError],
+    [409, ConflictError],
+    [422, UnprocessableEntityError],
+    [429, RateLimitError],
+    [500, InternalServerError],
+    [502, InternalServerError],
+    [503, InternalServerError],
+    [504, InternalServerError],
+    [418, ApiError],
   ] as const)("maps %d to %s", (status, cls) => {
     const err = makeApiError(init(status));
     record(err);
@@ -40,11 +72,21 @@ describe("makeApiError", () => {
     expect(err.error).toBeNull();
     expect(err.headers["set-cookie"]).toBe("***");
     expect(err.message).toContain('non-JSON body (application/json, 4 chars): "oops"');
-    expect(JSON.parse(JSON.stringify(err))).toEqual({ name: "InternalServerError", message: err.message, status: 500, code: null, method: "GET", path: "/v1/browser/requests", attempts: 1 });
+    expect(JSON.parse(JSON.stringify(err))).toEqual({
+      name: "InternalServerError",
+      message: err.message,
+      status: 500,
+      code: null,
+      method: "GET",
+      path: "/v1/browser/requests",
+      attempts: 1,
+    });
   });
 
   it("says so when there is no body at all", () => {
-    expect(makeApiError(init(401, "GET", "/v1/browser/requests", "")).message).toBe("401 error from GET /v1/browser/requests: no body");
+    expect(makeApiError(init(401, "GET", "/v1/browser/requests", "")).message).toBe(
+      "401 error from GET /v1/browser/requests: no body",
+    );
   });
 });
 

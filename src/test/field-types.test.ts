@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, nameFieldTypes, ResponseValidationError, type DataSchemaInput, type SchemaFieldInput } from "../index.js";
+import {
+  createClient,
+  nameFieldTypes,
+  ResponseValidationError,
+  type DataSchemaInput,
+  type SchemaFieldInput,
+} from "../index.js";
 import { API_KEY, expectNoSecretRecorded, recordingLogger, rejection } from "./support/secrets.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 
@@ -17,15 +23,35 @@ async function schemaServer(respond: (sent: DataSchemaInput) => unknown) {
 }
 
 /** A service with a fixed secret mapping (the client must learn it, not know it). */
-const SECRET_MAPPING: Record<string, number> = { object: 0, array: 1, string: 2, integer: 3, decimal: 4, double: 5, boolean: 6, datetime: 7 };
+const SECRET_MAPPING: Record<string, number> = {
+  object: 0,
+  array: 1,
+  string: 2,
+  integer: 3,
+  decimal: 4,
+  double: 5,
+  boolean: 6,
+  datetime: 7,
+};
 const toResponse = (fields: SchemaFieldInput[] | undefined): unknown[] =>
-  (fields ?? []).map((f) => ({ name: f.name, type: SECRET_MAPPING[f.type], description: f.description ?? null, fields: toResponse(f.fields) }));
+  (fields ?? []).map((f) => ({
+    name: f.name,
+    type: SECRET_MAPPING[f.type],
+    description: f.description ?? null,
+    fields: toResponse(f.fields),
+  }));
 
 const product: DataSchemaInput = {
-  id: "dsc_1", name: "Product", description: null,
+  id: "dsc_1",
+  name: "Product",
+  description: null,
   fields: [
     { name: "title", type: "string", fields: [] },
-    { name: "variants", type: "array", fields: [{ name: "variant", type: "object", fields: [{ name: "weight", type: "double" }] }] },
+    {
+      name: "variants",
+      type: "array",
+      fields: [{ name: "variant", type: "object", fields: [{ name: "weight", type: "double" }] }],
+    },
   ],
 };
 
@@ -39,7 +65,14 @@ describe("updateSchema field types", () => {
     const variant = result.fields[1]!.fields[0]!;
     expect(variant).toMatchObject({ name: "variant", type: 0, typeName: "object" });
     expect(variant.fields[0]).toMatchObject({ name: "weight", type: 5, typeName: "double" });
-    expect([...client.fieldTypeCodes]).toEqual(expect.arrayContaining([[2, "string"], [1, "array"], [0, "object"], [5, "double"]]));
+    expect([...client.fieldTypeCodes]).toEqual(
+      expect.arrayContaining([
+        [2, "string"],
+        [1, "array"],
+        [0, "object"],
+        [5, "double"],
+      ]),
+    );
     expect(client.fieldTypeCodes.size).toBe(4);
   });
 
@@ -48,7 +81,15 @@ describe("updateSchema field types", () => {
     await client.updateSchema("dsc_1", product);
     await client.updateSchema("dsc_2", { fields: [{ name: "ok", type: "boolean" }] });
     expect(client.fieldTypeCodes.get(6)).toBe("boolean");
-    const named = nameFieldTypes({ fields: [{ name: "x", type: 6, description: null, fields: [] }, { name: "y", type: 7, description: null, fields: [] }] }, client.fieldTypeCodes);
+    const named = nameFieldTypes(
+      {
+        fields: [
+          { name: "x", type: 6, description: null, fields: [] },
+          { name: "y", type: 7, description: null, fields: [] },
+        ],
+      },
+      client.fieldTypeCodes,
+    );
     expect(named.fields.map((f) => f.typeName)).toEqual(["boolean", null]);
   });
 
@@ -67,25 +108,50 @@ describe("updateSchema field types", () => {
 
   it("refuses a response with a different number of fields or different nesting", async () => {
     const { client } = await schemaServer((s) => ({ ...s, fields: toResponse(s.fields).slice(0, 1) }));
-    expect(((await rejection(client.updateSchema("dsc_1", product))) as ResponseValidationError).pointer).toBe("/fields");
-    const flat = await schemaServer((s) => ({ ...s, fields: toResponse(s.fields).map((f) => ({ ...(f as object), fields: [] })) }));
+    expect(((await rejection(client.updateSchema("dsc_1", product))) as ResponseValidationError).pointer).toBe(
+      "/fields",
+    );
+    const flat = await schemaServer((s) => ({
+      ...s,
+      fields: toResponse(s.fields).map((f) => ({ ...(f as object), fields: [] })),
+    }));
     const err = (await rejection(flat.client.updateSchema("dsc_1", product))) as ResponseValidationError;
     expect(err.pointer).toBe("/fields/1/fields");
     expect(err.message).toContain("sent 1 field(s), received 0");
   });
 
   it("refuses one integer for two names within a response", async () => {
-    const { client } = await schemaServer((s) => ({ ...s, fields: (s.fields ?? []).map((f) => ({ name: f.name, type: 3, description: null, fields: [] })) }));
-    const err = (await rejection(client.updateSchema("dsc_1", { fields: [{ name: "a", type: "integer" }, { name: "b", type: "decimal" }] }))) as ResponseValidationError;
+    const { client } = await schemaServer((s) => ({
+      ...s,
+      fields: (s.fields ?? []).map((f) => ({ name: f.name, type: 3, description: null, fields: [] })),
+    }));
+    const err = (await rejection(
+      client.updateSchema("dsc_1", {
+        fields: [
+          { name: "a", type: "integer" },
+          { name: "b", type: "decimal" },
+        ],
+      }),
+    )) as ResponseValidationError;
     expect(err.pointer).toBe("/fields/1/type");
     expect(err.rule).toBe("field-type-unique");
   });
 
   it("refuses a later response contradicting a pair learned earlier", async () => {
     let call = 0;
-    const { client } = await schemaServer((s) => ({ ...s, fields: (s.fields ?? []).map((f) => ({ name: f.name, type: call++ === 0 ? 3 : 4, description: null, fields: [] })) }));
+    const { client } = await schemaServer((s) => ({
+      ...s,
+      fields: (s.fields ?? []).map((f) => ({
+        name: f.name,
+        type: call++ === 0 ? 3 : 4,
+        description: null,
+        fields: [],
+      })),
+    }));
     await client.updateSchema("dsc_1", { fields: [{ name: "a", type: "integer" }] });
-    const err = (await rejection(client.updateSchema("dsc_1", { fields: [{ name: "a", type: "integer" }] }))) as ResponseValidationError;
+    const err = (await rejection(
+      client.updateSchema("dsc_1", { fields: [{ name: "a", type: "integer" }] }),
+    )) as ResponseValidationError;
     expect(err.message).toContain('"integer" was paired with integer 3 and now with 4');
     expect(client.fieldTypeCodes.get(3)).toBe("integer");
   });
@@ -94,11 +160,19 @@ describe("updateSchema field types", () => {
     const ok = await schemaServer((s) => ({ data: { ...s, fields: toResponse(s.fields) } }));
     expect((await ok.client.updateSchema("dsc_1", product)).fields[0]?.typeName).toBe("string");
     const bad = await schemaServer((s) => ({ data: { ...s, fields: [] } }));
-    expect(((await rejection(bad.client.updateSchema("dsc_1", product))) as ResponseValidationError).pointer).toBe("/data/fields");
+    expect(((await rejection(bad.client.updateSchema("dsc_1", product))) as ResponseValidationError).pointer).toBe(
+      "/data/fields",
+    );
   });
 
   it("names returned fields from learned pairs when no fields were sent", async () => {
-    const { client } = await schemaServer(() => ({ id: "dsc_1", fields: [{ name: "kept", type: 2, description: null, fields: [] }, { name: "other", type: 7, description: null, fields: [] }] }));
+    const { client } = await schemaServer(() => ({
+      id: "dsc_1",
+      fields: [
+        { name: "kept", type: 2, description: null, fields: [] },
+        { name: "other", type: 7, description: null, fields: [] },
+      ],
+    }));
     const seeded = createClient({ baseUrl: client.baseUrl, apiKey: API_KEY, fieldTypeCodes: { 2: "string" } });
     const result = await seeded.updateSchema("dsc_1", { name: "Renamed" });
     expect(result.fields.map((f) => f.typeName)).toEqual(["string", null]);
@@ -111,7 +185,16 @@ describe("updateSchema field types", () => {
   });
 
   it("refuses a seed that pairs one integer with two names", () => {
-    expect(() => createClient({ baseUrl: "http://127.0.0.1:1", apiKey: API_KEY, fieldTypeCodes: [[1, "string"], [1, "integer"]] })).toThrow(/pairs integer 1/);
+    expect(() =>
+      createClient({
+        baseUrl: "http://127.0.0.1:1",
+        apiKey: API_KEY,
+        fieldTypeCodes: [
+          [1, "string"],
+          [1, "integer"],
+        ],
+      }),
+    ).toThrow(/pairs integer 1/);
   });
 });
 

@@ -6,8 +6,16 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  ArgumentError, AuthenticationError, createClient, DEFAULT_MAX_RESPONSE_BYTES, MAX_FIELD_DEPTH, RateLimitError, ResponseTooLargeError, ResponseValidationError,
-  type DataSchemaInput, type SchemaFieldInput,
+  ArgumentError,
+  AuthenticationError,
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  MAX_FIELD_DEPTH,
+  RateLimitError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  type DataSchemaInput,
+  type SchemaFieldInput,
 } from "../index.js";
 import { MAX_ERROR_BODY_CHARS } from "../errors.js";
 import { expectNoSecretRecorded, record, recordingSleep, rejection, thrown } from "./support/secrets.js";
@@ -31,7 +39,12 @@ async function serve(handler: Handler, options: Record<string, unknown> = {}) {
 /** Every way the key may be written: raw, JSON-escaped, percent-encoded. */
 const forms = [KEY, jsonEscaped(KEY), encodeURIComponent(KEY)];
 const leaks = (value: unknown) => {
-  const shown = [inspect(value, { depth: 10 }), String(value), JSON.stringify(value) ?? "", value instanceof Error ? `${value.message}\n${value.stack}` : ""].join("\n");
+  const shown = [
+    inspect(value, { depth: 10 }),
+    String(value),
+    JSON.stringify(value) ?? "",
+    value instanceof Error ? `${value.message}\n${value.stack}` : "",
+  ].join("\n");
   return forms.filter((f) => shown.includes(f));
 };
 
@@ -85,7 +98,9 @@ describe("the key never leaks, in any encoding a server echoes it in", () => {
   it("a short key is scrubbed too (never left unscrubbed silently)", async () => {
     const server = await startServer((_req, res) => sendJson(res, 401, { message: "bad key abc" }));
     servers.push(server);
-    const err = await rejection(createClient({ baseUrl: server.url, apiKey: "abc", maxRetries: 0 }).listBrowserRequests());
+    const err = await rejection(
+      createClient({ baseUrl: server.url, apiKey: "abc", maxRetries: 0 }).listBrowserRequests(),
+    );
     expect(err.message).toContain("bad key ***");
   });
 
@@ -110,7 +125,17 @@ describe("no data silently lost or sent to the wrong place", () => {
       const q = new URL(req.url ?? "/", "http://x").searchParams;
       const page = Number(q.get("page") ?? 1);
       const size = Math.min(100, Number(q.get("pageSize") ?? 30));
-      sendJson(res, 200, listing(records.slice((page - 1) * size, page * size), page, size, Math.ceil(records.length / size), records.length));
+      sendJson(
+        res,
+        200,
+        listing(
+          records.slice((page - 1) * size, page * size),
+          page,
+          size,
+          Math.ceil(records.length / size),
+          records.length,
+        ),
+      );
     });
     const pager = client.iterateBrowserRequests({ pageSize: 500 });
     const ids: string[] = [];
@@ -120,17 +145,26 @@ describe("no data silently lost or sent to the wrong place", () => {
     expect(pager.stopReason).toBe("last-page");
   });
 
-  it.each([".", ".."])("refuses %j as a schema id (a dot segment would send PUT to another path), sending nothing", async (id) => {
-    const { client, server } = await serve((_req, res) => sendJson(res, 200, { fields: [] }));
-    const err = await rejection(client.updateSchema(id, { fields: [] }));
-    expect(err).toBeInstanceOf(ArgumentError);
-    expect((err as ArgumentError).argument).toBe("id");
-    expect(server.requests).toEqual([]);
-  });
+  it.each([".", ".."])(
+    "refuses %j as a schema id (a dot segment would send PUT to another path), sending nothing",
+    async (id) => {
+      const { client, server } = await serve((_req, res) => sendJson(res, 200, { fields: [] }));
+      const err = await rejection(client.updateSchema(id, { fields: [] }));
+      expect(err).toBeInstanceOf(ArgumentError);
+      expect((err as ArgumentError).argument).toBe("id");
+      expect(server.requests).toEqual([]);
+    },
+  );
 
-  it.each([["uuid", '"uuid"'], [7, "a number"], [null, "null"]])("refuses field type %j before sending, naming the field", async (type, said) => {
+  it.each([
+    ["uuid", '"uuid"'],
+    [7, "a number"],
+    [null, "null"],
+  ])("refuses field type %j before sending, naming the field", async (type, said) => {
     const { client, server } = await serve((_req, res) => sendJson(res, 200, { fields: [] }));
-    const schema = { fields: [{ name: "a", type: "object", fields: [{ name: "b", type }] }] } as unknown as DataSchemaInput;
+    const schema = {
+      fields: [{ name: "a", type: "object", fields: [{ name: "b", type }] }],
+    } as unknown as DataSchemaInput;
     const err = (await rejection(client.updateSchema("dsc_1", schema))) as ArgumentError;
     expect(err).toBeInstanceOf(ArgumentError);
     expect(err.argument).toBe("schema.fields[0].fields[0].type");
@@ -140,8 +174,13 @@ describe("no data silently lost or sent to the wrong place", () => {
   });
 
   it("sends a name the document does not list only with allowUnknownFieldTypes, and learns only string names", async () => {
-    const { client } = await serve((_req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }), { allowUnknownFieldTypes: true });
-    const got = await client.updateSchema("dsc_1", { fields: [{ name: "id", type: "uuid" as SchemaFieldInput["type"] }] });
+    const { client } = await serve(
+      (_req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }),
+      { allowUnknownFieldTypes: true },
+    );
+    const got = await client.updateSchema("dsc_1", {
+      fields: [{ name: "id", type: "uuid" as SchemaFieldInput["type"] }],
+    });
     expect(got.fields[0]!.typeName).toBe("uuid");
     expect([...client.fieldTypeCodes.values()].every((v) => typeof v === "string")).toBe(true);
   });
@@ -159,12 +198,21 @@ describe("no unbounded work", () => {
     expect(err.bodyTruncated).toBe(true);
   });
 
-  it.each([["with a Content-Length", true], ["chunked, without one", false]])("stops reading a body over maxResponseBytes (%s) with ResponseTooLargeError", async (_what, withLength) => {
+  it.each([
+    ["with a Content-Length", true],
+    ["chunked, without one", false],
+  ])("stops reading a body over maxResponseBytes (%s) with ResponseTooLargeError", async (_what, withLength) => {
     const body = Buffer.alloc(3 * 1024 * 1024, 0x20);
-    const { client } = await serve((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", ...(withLength ? { "content-length": String(body.length) } : {}) });
-      res.end(body);
-    }, { maxResponseBytes: 1024 * 1024 });
+    const { client } = await serve(
+      (_req, res) => {
+        res.writeHead(200, {
+          "content-type": "application/json",
+          ...(withLength ? { "content-length": String(body.length) } : {}),
+        });
+        res.end(body);
+      },
+      { maxResponseBytes: 1024 * 1024 },
+    );
     const err = (await rejection(client.listBrowserRequests())) as ResponseTooLargeError;
     expect(err).toBeInstanceOf(ResponseTooLargeError);
     expect(err.limitBytes).toBe(1024 * 1024);
@@ -194,15 +242,22 @@ describe("no unbounded work", () => {
   });
 
   it("refuses more than 10 retries; Retry-After: 0 cannot make a burst (a floor under every delay)", async () => {
-    expect(thrown(() => createClient({ baseUrl: "http://127.0.0.1:9", apiKey: KEY, maxRetries: 1000 })).message).toBe("maxRetries: must be at most 10, got 1000");
-    const { client, server, sleep } = await serve((_req, res) => sendJson(res, 503, { message: "busy" }, { "retry-after": "0" }), { maxRetries: 10 });
+    expect(thrown(() => createClient({ baseUrl: "http://127.0.0.1:9", apiKey: KEY, maxRetries: 1000 })).message).toBe(
+      "maxRetries: must be at most 10, got 1000",
+    );
+    const { client, server, sleep } = await serve(
+      (_req, res) => sendJson(res, 503, { message: "busy" }, { "retry-after": "0" }),
+      { maxRetries: 10 },
+    );
     await rejection(client.listBrowserRequests());
     expect(server.requests).toHaveLength(11);
     expect(Math.min(...sleep.delaysMs)).toBeGreaterThanOrEqual(100);
   });
 
   it("ends with a RateLimitError carrying the server's delay when Retry-After is far beyond the cap", async () => {
-    const { client, server } = await serve((_req, res) => sendJson(res, 429, { message: "slow down" }, { "retry-after": "3600" }));
+    const { client, server } = await serve((_req, res) =>
+      sendJson(res, 429, { message: "slow down" }, { "retry-after": "3600" }),
+    );
     const err = (await rejection(client.listBrowserRequests())) as RateLimitError;
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfterMs).toBe(3_600_000);

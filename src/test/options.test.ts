@@ -52,8 +52,12 @@ describe("createClient options", () => {
   });
 
   it("refuses plain http: to a non-loopback host unless allowInsecureHttp is set", () => {
-    expect(argumentOf(() => createClient({ baseUrl: "http://api.example.com", apiKey: API_KEY })).rule).toContain("allowInsecureHttp");
-    expect(createClient({ baseUrl: "http://api.example.com", apiKey: API_KEY, allowInsecureHttp: true }).baseUrl).toBe("http://api.example.com");
+    expect(argumentOf(() => createClient({ baseUrl: "http://api.example.com", apiKey: API_KEY })).rule).toContain(
+      "allowInsecureHttp",
+    );
+    expect(createClient({ baseUrl: "http://api.example.com", apiKey: API_KEY, allowInsecureHttp: true }).baseUrl).toBe(
+      "http://api.example.com",
+    );
     for (const host of ["127.0.0.1:4010", "localhost:4010", "[::1]:4010", "app.localhost"]) {
       expect(createClient({ baseUrl: `http://${host}`, apiKey: API_KEY }).baseUrl).toBe(`http://${host}`);
     }
@@ -72,15 +76,23 @@ describe("createClient options", () => {
     [{ maxRetries: -1 }, "maxRetries"],
     [{ maxRetries: 1.5 }, "maxRetries"],
   ])("refuses %o naming %s", (opts, name) => {
-    expect(argumentOf(() => createClient({ baseUrl: "https://api.example.com", apiKey: API_KEY, ...opts })).argument).toBe(name);
+    expect(
+      argumentOf(() => createClient({ baseUrl: "https://api.example.com", apiKey: API_KEY, ...opts })).argument,
+    ).toBe(name);
   });
 
   it("refuses invalid per-call options and arguments before any request", async () => {
     const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: API_KEY });
-    expect(((await rejection(client.listBrowserRequests({}, { timeoutMs: -5 }))) as ArgumentError).argument).toBe("opts.timeoutMs");
-    expect(((await rejection(client.listBrowserRequests({}, { maxRetries: -1 }))) as ArgumentError).argument).toBe("opts.maxRetries");
+    expect(((await rejection(client.listBrowserRequests({}, { timeoutMs: -5 }))) as ArgumentError).argument).toBe(
+      "opts.timeoutMs",
+    );
+    expect(((await rejection(client.listBrowserRequests({}, { maxRetries: -1 }))) as ArgumentError).argument).toBe(
+      "opts.maxRetries",
+    );
     expect(((await rejection(client.mapSite({ url: "" }))) as ArgumentError).argument).toBe("input.url");
-    expect(((await rejection(client.mapSite({ url: "https://x", max_cache_age: -1 }))) as ArgumentError).argument).toBe("input.max_cache_age");
+    expect(((await rejection(client.mapSite({ url: "https://x", max_cache_age: -1 }))) as ArgumentError).argument).toBe(
+      "input.max_cache_age",
+    );
     expect(((await rejection(client.updateSchema("", {}))) as ArgumentError).argument).toBe("id");
   });
 
@@ -91,7 +103,10 @@ describe("createClient options", () => {
 
   it("defaults the per-attempt timeout to 75 s, room for the sitemap's 60 s", () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(75_000);
-    expect(createClient({ baseUrl: "https://api.example.com", apiKey: API_KEY }).toJSON()).toMatchObject({ timeoutMs: 75_000, maxRetries: 2 });
+    expect(createClient({ baseUrl: "https://api.example.com", apiKey: API_KEY }).toJSON()).toMatchObject({
+      timeoutMs: 75_000,
+      maxRetries: 2,
+    });
   });
 
   it("keeps the key out of inspect, JSON, toString and enumerable properties of the client", () => {

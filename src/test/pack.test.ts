@@ -30,7 +30,10 @@ beforeAll(() => {
   rmSync(join(root, "dist/contract-cli.js"), { force: true });
   const packOutput = run("npm", ["pack", "--pack-destination", work, "--json"], root, 120_000);
   // The build's own lines come first on stdout; the JSON list is last.
-  const out = JSON.parse(packOutput.slice(packOutput.search(/^\[\s*\{/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const out = JSON.parse(packOutput.slice(packOutput.search(/^\[\s*\{/m))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   packed = out[0]!.files.map((f) => f.path);
   tarball = out[0]!.filename;
   run("mkdir", ["-p", scratch], work);
@@ -41,25 +44,56 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed tarball", () => {
   it("contains the ESM and CommonJS entries with declarations for each, and no tests", () => {
-    expect(packed).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "package.json", "LICENSE"]));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        "dist/index.js",
+        "dist/index.cjs",
+        "dist/index.d.ts",
+        "dist/index.d.cts",
+        "package.json",
+        "LICENSE",
+      ]),
+    );
     expect(packed.filter((p) => p.includes("test") || p.startsWith("src/"))).toEqual([]);
   });
 
   it("installs the webauto-contract command: --help, a short run against a local server, and a clear exit 2 for the mock without Prism", async () => {
-    expect(packed).toEqual(expect.arrayContaining(["dist/contract-cli.js", "contract.config.schema.json", "openapi/openapi.yaml"]));
+    expect(packed).toEqual(
+      expect.arrayContaining(["dist/contract-cli.js", "contract.config.schema.json", "openapi/openapi.yaml"]),
+    );
     const bin = join(scratch, "node_modules/.bin/webauto-contract");
-    expect(run(bin, ["--help"], scratch)).toMatch(/^usage: webauto-contract \[options\][\s\S]*--base-url <url>[\s\S]*env: CONTRACT_BASE_URL/);
+    expect(run(bin, ["--help"], scratch)).toMatch(
+      /^usage: webauto-contract \[options\][\s\S]*--base-url <url>[\s\S]*env: CONTRACT_BASE_URL/,
+    );
     const server = await startFaultServer();
     try {
       const exec = promisify(execFile);
-      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_"))), CONTRACT_API_KEY: FAULT_SERVER_KEY };
-      const { stdout } = await exec(bin, ["--base-url", server.baseUrl(), "--operations", "listBrowserRequests", "--phases", "auth", "--reports-dir", "reports"], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 });
+      const env = {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_"))),
+        CONTRACT_API_KEY: FAULT_SERVER_KEY,
+      };
+      const { stdout } = await exec(
+        bin,
+        [
+          "--base-url",
+          server.baseUrl(),
+          "--operations",
+          "listBrowserRequests",
+          "--phases",
+          "auth",
+          "--reports-dir",
+          "reports",
+        ],
+        { cwd: scratch, env, encoding: "utf8", timeout: 60_000 },
+      );
       expect(stdout).toMatch(/^Seed: \d+/m);
       expect(stdout).toMatch(/^\[1\/1\] ✓ listBrowserRequests › auth/m);
       expect(stdout).toMatch(/^1 passed, 0 failed, 0 skipped$/m);
       // The package's own document is the default, found next to the installed package.json.
       expect(stdout).toContain(join(scratch, "node_modules/webauto-api/openapi/openapi.yaml"));
-      const mock = await exec(bin, [], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 }).catch((err: { code: number; stderr: string }) => err);
+      const mock = await exec(bin, [], { cwd: scratch, env, encoding: "utf8", timeout: 60_000 }).catch(
+        (err: { code: number; stderr: string }) => err,
+      );
       expect(mock).toMatchObject({ code: 2, stderr: expect.stringContaining("needs @stoplight/prism-cli") });
     } finally {
       await server.stop();
@@ -67,13 +101,19 @@ describe("the packed tarball", () => {
   }, 90_000);
 
   it("is required from CommonJS as well as imported from ESM", () => {
-    writeFileSync(join(scratch, "main.cjs"), `const { createClient, ArgumentError, VERSION } = require("webauto-api");
+    writeFileSync(
+      join(scratch, "main.cjs"),
+      `const { createClient, ArgumentError, VERSION } = require("webauto-api");
 let refused = "";
 try { createClient({ baseUrl: "https://api.example.com/v1", apiKey: "k_cjs_test" }); } catch (e) { refused = (e instanceof ArgumentError) + " " + e.message; }
 console.log(JSON.stringify({ type: typeof createClient, version: VERSION, refused }));
-`);
+`,
+    );
     const result = JSON.parse(run(process.execPath, ["main.cjs"], scratch)) as Record<string, string>;
-    expect(result).toMatchObject({ type: "function", refused: expect.stringMatching(/^true baseUrl: must not end with \/v1/) });
+    expect(result).toMatchObject({
+      type: "function",
+      refused: expect.stringMatching(/^true baseUrl: must not end with \/v1/),
+    });
   });
 
   it("loads its lazy chunks (raw's openapi-fetch, the field pairing) from CommonJS and ESM alike", async () => {
@@ -88,11 +128,18 @@ const client = createClient({ baseUrl: process.env.WEBAUTO_BASE_URL, apiKey: "k_
     writeFileSync(join(scratch, "lazy.cjs"), script('const { createClient } = require("webauto-api");'));
     writeFileSync(join(scratch, "lazy.mjs"), script('import { createClient } from "webauto-api";'));
     const server = await startServer((req, res) =>
-      req.method === "PUT" ? sendJson(res, 200, { id: "dsc_1", fields: [{ name: "a", type: 3, description: null, fields: [] }] }) : sendJson(res, 200, listing([], 1, 30, 0, 0)),
+      req.method === "PUT"
+        ? sendJson(res, 200, { id: "dsc_1", fields: [{ name: "a", type: 3, description: null, fields: [] }] })
+        : sendJson(res, 200, listing([], 1, 30, 0, 0)),
     );
     try {
       for (const file of ["lazy.cjs", "lazy.mjs"]) {
-        const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: scratch, env: { ...process.env, WEBAUTO_BASE_URL: server.url }, encoding: "utf8", timeout: 20_000 });
+        const { stdout } = await promisify(execFile)(process.execPath, [file], {
+          cwd: scratch,
+          env: { ...process.env, WEBAUTO_BASE_URL: server.url },
+          encoding: "utf8",
+          timeout: 20_000,
+        });
         expect(JSON.parse(stdout), file).toEqual({ raw: 200, typeName: "string" });
       }
     } finally {
@@ -104,11 +151,18 @@ const client = createClient({ baseUrl: process.env.WEBAUTO_BASE_URL, apiKey: "k_
     const js = readmeBlocks().filter((b) => b.lang === "js");
     expect(js).toHaveLength(1);
     writeFileSync(join(scratch, "readme.cjs"), js[0]!.code);
-    const server = await startServer((_req, res) => sendJson(res, 200, listing([browserRequest("brq_Readme1")], 1, 1, 1, 1)));
+    const server = await startServer((_req, res) =>
+      sendJson(res, 200, listing([browserRequest("brq_Readme1")], 1, 1, 1, 1)),
+    );
     try {
       const env = { ...process.env, WEBAUTO_BASE_URL: server.url, WEBAUTO_API_KEY: "k_readme_example" };
       // Asynchronously: the server answering it lives in this process.
-      const { stdout } = await promisify(execFile)(process.execPath, ["readme.cjs"], { cwd: scratch, env, encoding: "utf8", timeout: 20_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, ["readme.cjs"], {
+        cwd: scratch,
+        env,
+        encoding: "utf8",
+        timeout: 20_000,
+      });
       expect(stdout.trim()).toBe("1");
     } finally {
       await server.close();
@@ -116,8 +170,14 @@ const client = createClient({ baseUrl: process.env.WEBAUTO_BASE_URL, apiKey: "k_
   });
 
   it("passes publint and are-the-types-wrong (ESM and CJS resolution, node10, node16 and bundlers)", () => {
-    expect(run(process.execPath, [join(root, "node_modules/publint/src/cli.js"), "--strict"], root)).toMatch(/All good!/);
-    const attw = run(process.execPath, [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), join(work, tarball), "--format", "json"], root);
+    expect(run(process.execPath, [join(root, "node_modules/publint/src/cli.js"), "--strict"], root)).toMatch(
+      /All good!/,
+    );
+    const attw = run(
+      process.execPath,
+      [join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), join(work, tarball), "--format", "json"],
+      root,
+    );
     const problems = (JSON.parse(attw) as { analysis: { problems: unknown[] } }).analysis.problems;
     expect(problems).toEqual([]);
   });
@@ -148,12 +208,16 @@ server.listen(0, "127.0.0.1", async () => {
     );
     const result = JSON.parse(run(process.execPath, ["main.mjs"], scratch)) as Record<string, unknown>;
     expect(result.ids).toEqual(["brq_a"]);
-    expect(result.seen).toEqual(expect.arrayContaining([{ url: "/v1/browser/requests?status=completed,failed", key: "k_pack_test" }]));
+    expect(result.seen).toEqual(
+      expect.arrayContaining([{ url: "/v1/browser/requests?status=completed,failed", key: "k_pack_test" }]),
+    );
     expect(result.notFound).toBe(true);
     expect(result.ms).toBe(1500);
     // ajv is an optional peer: without it, validateResponses fails with a message naming the packages;
     // with it installed, the minimal record above violates the document.
-    expect(String(result.validation)).toMatch(/needs the optional packages ajv@8 and ajv-formats@3|ResponseValidationError/);
+    expect(String(result.validation)).toMatch(
+      /needs the optional packages ajv@8 and ajv-formats@3|ResponseValidationError/,
+    );
   });
 
   // The declarations are bundled (the generated types rolled in), so nothing outside dist/ is needed.
@@ -168,19 +232,39 @@ void ids; void links;
 `,
     );
     // The declarations are real types, not `any`: a wrong use is a compile error. One tsc run checks both files.
-    writeFileSync(join(scratch, "wrong.ts"), `import { createClient } from "webauto-api";
+    writeFileSync(
+      join(scratch, "wrong.ts"),
+      `import { createClient } from "webauto-api";
 const client = createClient({ baseUrl: "https://api.example.com", apiKey: "k" });
 export const n: Promise<number> = client.mapSite({ url: "https://x" }).then((s) => s.links);
-`);
+`,
+    );
     const tsc = join(root, "node_modules/typescript/bin/tsc");
-    writeFileSync(join(scratch, "tsconfig.json"), JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["check.ts", "wrong.ts"] }));
+    writeFileSync(
+      join(scratch, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          types: [],
+        },
+        files: ["check.ts", "wrong.ts"],
+      }),
+    );
     let compilerOutput = "";
     try {
       run(process.execPath, [tsc, "-p", "tsconfig.json"], scratch);
     } catch (err) {
       compilerOutput = String((err as { stdout?: string }).stdout);
     }
-    expect(compilerOutput.split("\n").filter((l) => l.includes("error TS")), "only wrong.ts has errors").toEqual([expect.stringMatching(/^wrong\.ts.*error TS2322/)]);
+    expect(
+      compilerOutput.split("\n").filter((l) => l.includes("error TS")),
+      "only wrong.ts has errors",
+    ).toEqual([expect.stringMatching(/^wrong\.ts.*error TS2322/)]);
     expect(compilerOutput).toMatch(/wrong\.ts.*error TS2322/);
   });
 });

@@ -9,7 +9,12 @@ afterEach(async () => {
 });
 
 /** A paging server: `pages[i]` is the list of ids of page i+1; totals are given separately. */
-async function pagingServer(pages: string[][], totalPages: number, pageSize: number, totalRecords = pages.flat().length) {
+async function pagingServer(
+  pages: string[][],
+  totalPages: number,
+  pageSize: number,
+  totalRecords = pages.flat().length,
+) {
   const server = await startServer((req, res) => {
     const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
     sendJson(res, 200, listing((pages[page - 1] ?? []).map(browserRequest), page, pageSize, totalPages, totalRecords));
@@ -39,7 +44,14 @@ describe("iterateBrowserRequests", () => {
   });
 
   it("is lazy: breaking after the first record fetches one page only", async () => {
-    const { server, client } = await pagingServer([["brq_a", "brq_b"], ["brq_c", "brq_d"]], 2, 2);
+    const { server, client } = await pagingServer(
+      [
+        ["brq_a", "brq_b"],
+        ["brq_c", "brq_d"],
+      ],
+      2,
+      2,
+    );
     for await (const r of client.iterateBrowserRequests({ pageSize: 2 })) {
       expect(r.id).toBe("brq_a");
       break;
@@ -100,16 +112,32 @@ describe("iterateBrowserRequests", () => {
     const err = thrown(() => client.iterateBrowserRequests({ ids: [] })) as ArgumentError;
     expect(err).toBeInstanceOf(ArgumentError);
     expect(err.argument).toBe("filters.ids");
-    expect((thrown(() => client.iterateBrowserRequests({ pageSize: 0 })) as ArgumentError).argument).toBe("filters.pageSize");
-    expect((thrown(() => client.iterateBrowserRequests({ states: ["done" as "failed"] })) as ArgumentError).argument).toBe("filters.states[0]");
-    expect((thrown(() => client.iterateBrowserRequests({ ids: ["abc"] })) as ArgumentError).argument).toBe("filters.ids[0]");
+    expect((thrown(() => client.iterateBrowserRequests({ pageSize: 0 })) as ArgumentError).argument).toBe(
+      "filters.pageSize",
+    );
+    expect(
+      (thrown(() => client.iterateBrowserRequests({ states: ["done" as "failed"] })) as ArgumentError).argument,
+    ).toBe("filters.states[0]");
+    expect((thrown(() => client.iterateBrowserRequests({ ids: ["abc"] })) as ArgumentError).argument).toBe(
+      "filters.ids[0]",
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   it("iterates 5,000 generated records across 50 pages", async () => {
     const server = await startServer((req, res) => {
       const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page"));
-      sendJson(res, 200, listing(Array.from({ length: 100 }, (_, i) => ({ id: `brq_p${page}r${i}` })), page, 100, 50, 5000));
+      sendJson(
+        res,
+        200,
+        listing(
+          Array.from({ length: 100 }, (_, i) => ({ id: `brq_p${page}r${i}` })),
+          page,
+          100,
+          50,
+          5000,
+        ),
+      );
     });
     servers.push(server);
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });

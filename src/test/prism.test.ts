@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrism, type PrismServer } from "../../openapi/lib/prism.js";
 import { loadSpec } from "../../openapi/lib/spec.js";
-import { ArgumentError, AuthenticationError, createClient, UnprocessableEntityError, type DataSchemaInput, type WebautoClient } from "../index.js";
+import {
+  ArgumentError,
+  AuthenticationError,
+  createClient,
+  UnprocessableEntityError,
+  type DataSchemaInput,
+  type WebautoClient,
+} from "../index.js";
 import { API_KEY, expectNoSecretRecorded, rejection } from "./support/secrets.js";
 
 let prism: PrismServer;
@@ -40,8 +47,17 @@ describe("against the Prism mock", () => {
   });
 
   it("listBrowserRequests returns the example page, and iteration yields its records", async () => {
-    const page = await client.listBrowserRequests({ ids: ["brq_V2PUfFA8AQPAQ5VEsewpxdGUSZkgKP"], states: ["completed", "failed"], pageSize: 30 });
-    expect(page).toEqual(example(listOp.responses["200"].content["application/json"], Object.keys(listOp.responses["200"].content["application/json"].examples)[0]!).data);
+    const page = await client.listBrowserRequests({
+      ids: ["brq_V2PUfFA8AQPAQ5VEsewpxdGUSZkgKP"],
+      states: ["completed", "failed"],
+      pageSize: 30,
+    });
+    expect(page).toEqual(
+      example(
+        listOp.responses["200"].content["application/json"],
+        Object.keys(listOp.responses["200"].content["application/json"].examples)[0]!,
+      ).data,
+    );
     const ids: string[] = [];
     for await (const r of client.iterateBrowserRequests({ states: ["completed"] })) ids.push(r.id);
     expect(ids).toEqual(page.results.map((r) => r.id));
@@ -55,7 +71,9 @@ describe("against the Prism mock", () => {
 
   it("gets 401 without a key, thrown as AuthenticationError", async () => {
     const keyless = createClient({
-      baseUrl: prism.url, apiKey: API_KEY, maxRetries: 0,
+      baseUrl: prism.url,
+      apiKey: API_KEY,
+      maxRetries: 0,
       fetch: (input, init) => {
         const req = new Request(input, init);
         const headers = new Headers(req.headers);
@@ -70,12 +88,16 @@ describe("against the Prism mock", () => {
 
   it("gets 422 for a body the document forbids, thrown as UnprocessableEntityError", async () => {
     // A numeric description passes the client's own checks (names and types) and reaches Prism's validator.
-    const err = await rejection(client.updateSchema("dsc_1", { fields: [{ name: "x", type: "string", description: 42 as unknown as string }] }));
+    const err = await rejection(
+      client.updateSchema("dsc_1", { fields: [{ name: "x", type: "string", description: 42 as unknown as string }] }),
+    );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
   });
 
   it("refuses a type name the document does not list before sending anything", async () => {
-    const err = (await rejection(client.updateSchema("dsc_1", { fields: [{ name: "x", type: "text" as "string" }] }))) as ArgumentError;
+    const err = (await rejection(
+      client.updateSchema("dsc_1", { fields: [{ name: "x", type: "text" as "string" }] }),
+    )) as ArgumentError;
     expect(err).toBeInstanceOf(ArgumentError);
     expect(err.argument).toBe("schema.fields[0].type");
   });

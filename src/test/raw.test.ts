@@ -11,13 +11,17 @@ afterEach(async () => {
 
 describe("client.raw", () => {
   it("applies middleware registered before its first call, and stops after eject", async () => {
-    const server = await startServer((_req, res) => sendJson(res, 200, listing([browserRequest("brq_Raw1")], 1, 30, 1, 1)));
+    const server = await startServer((_req, res) =>
+      sendJson(res, 200, listing([browserRequest("brq_Raw1")], 1, 30, 1, 1)),
+    );
     servers.push(server);
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
     const seen: string[] = [];
     const mw = { onRequest: ({ request }: { request: Request }) => void seen.push(new URL(request.url).search) };
     client.raw.use(mw);
-    const { data, response } = await client.raw.GET("/v1/browser/requests", { params: { query: { status: ["running", "failed"] } } });
+    const { data, response } = await client.raw.GET("/v1/browser/requests", {
+      params: { query: { status: ["running", "failed"] } },
+    });
     expect(response.status).toBe(200);
     expect(data?.data.results[0]?.id).toBe("brq_Raw1");
     expect(seen).toEqual(["?status=running,failed"]);

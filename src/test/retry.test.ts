@@ -18,12 +18,15 @@ describe("retryAfterMs", () => {
     expect(retryAfterMs(h(headers), now)).toBe(expected);
   });
 
-  it.each([[{}], [{ "retry-after": "61" }], [{ "retry-after": "soon" }], [{ "retry-after": "-1" }], [{ "retry-after": "Thu, 01 Jan 2026 00:05:00 GMT" }]])(
-    "ignores %o (absent, beyond 60 s or unreadable)",
-    (headers) => {
-      expect(retryAfterMs(h(headers), now)).toBeUndefined();
-    },
-  );
+  it.each([
+    [{}],
+    [{ "retry-after": "61" }],
+    [{ "retry-after": "soon" }],
+    [{ "retry-after": "-1" }],
+    [{ "retry-after": "Thu, 01 Jan 2026 00:05:00 GMT" }],
+  ])("ignores %o (absent, beyond 60 s or unreadable)", (headers) => {
+    expect(retryAfterMs(h(headers), now)).toBeUndefined();
+  });
 });
 
 describe("backoff", () => {
@@ -58,14 +61,24 @@ describe("shouldRetry", () => {
     for (const s of [408, 500, 502, 503, 504, 400]) expect(shouldRetry(res(s), "conservative")).toBe(false);
     expect(shouldRetry(res(429), "conservative")).toBe(true);
     expect(shouldRetry({ kind: "timeout" }, "conservative")).toBe(false);
-    const refused = new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
-    const reset = new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    });
+    const reset = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+    });
     expect(shouldRetry({ kind: "connection", cause: refused }, "conservative")).toBe(true);
     expect(shouldRetry({ kind: "connection", cause: reset }, "conservative")).toBe(false);
   });
 
   it("reads an AggregateError of refused addresses as never reached", () => {
-    const agg = Object.assign(new AggregateError([Object.assign(new Error("a"), { code: "ECONNREFUSED" }), Object.assign(new Error("b"), { code: "EHOSTUNREACH" })]), { code: undefined });
+    const agg = Object.assign(
+      new AggregateError([
+        Object.assign(new Error("a"), { code: "ECONNREFUSED" }),
+        Object.assign(new Error("b"), { code: "EHOSTUNREACH" }),
+      ]),
+      { code: undefined },
+    );
     expect(neverReachedServer(new TypeError("fetch failed", { cause: agg }))).toBe(true);
     expect(neverReachedServer(new Error("x"))).toBe(false);
   });

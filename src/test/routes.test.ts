@@ -24,6 +24,8 @@ describe("checkValue", () => {
   });
 
   it("names the array item that breaks a rule", () => {
-    expect(() => checkValue("ids", ["brq_1", "x"], { type: "array", items: { type: "string", pattern: "^brq_" } })).toThrow("ids[1]: must match ^brq_");
+    expect(() =>
+      checkValue("ids", ["brq_1", "x"], { type: "array", items: { type: "string", pattern: "^brq_" } }),
+    ).toThrow("ids[1]: must match ^brq_");
   });
 });

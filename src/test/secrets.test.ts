@@ -1,9 +1,25 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ApiError, ArgumentError, ConnectionError, createClient, RequestAbortedError, ResponseValidationError, TimeoutError, WebautoError, type WebautoClient,
+  ApiError,
+  ArgumentError,
+  ConnectionError,
+  createClient,
+  RequestAbortedError,
+  ResponseValidationError,
+  TimeoutError,
+  WebautoError,
+  type WebautoClient,
 } from "../index.js";
-import { API_KEY, expectNoSecretRecorded, recordingLogger, recordingSleep, rejection, renderings, thrown } from "./support/secrets.js";
+import {
+  API_KEY,
+  expectNoSecretRecorded,
+  recordingLogger,
+  recordingSleep,
+  rejection,
+  renderings,
+  thrown,
+} from "./support/secrets.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 
 // One server that produces every failure the client knows, selected by path.
@@ -16,16 +32,36 @@ beforeAll(async () => {
   server = await startServer((req, res) => {
     const mode = new URL(req.url ?? "/", "http://x").searchParams.get("ids") ?? "";
     const echo = `key was ${String(req.headers["x-api-key"])}`;
-    if (req.method === "POST") return sendJson(res, 408, { code: "request_timeout", message: echo }, { "x-echo-key": String(req.headers["x-api-key"]) });
-    if (req.method === "PUT") return sendJson(res, 200, { fields: [{ name: "other", type: 1, description: echo, fields: [] }] });
+    if (req.method === "POST")
+      return sendJson(
+        res,
+        408,
+        { code: "request_timeout", message: echo },
+        { "x-echo-key": String(req.headers["x-api-key"]) },
+      );
+    if (req.method === "PUT")
+      return sendJson(res, 200, { fields: [{ name: "other", type: 1, description: echo, fields: [] }] });
     if (mode === "brq_reset") return req.socket.destroy();
     if (mode === "brq_slow") return void setTimeout(() => sendJson(res, 200, {}), 3_000);
-    if (mode === "brq_html") { res.writeHead(500, { "content-type": "text/html" }); return res.end(`<html>${echo}</html>`); }
-    if (mode === "brq_badjson") { res.writeHead(200); return res.end(`{${echo}`); }
-    for (const status of [400, 401, 403, 404, 409, 422, 429, 503]) if (mode === `brq_s${status}`) return sendJson(res, status, { code: `c${status}`, message: echo });
+    if (mode === "brq_html") {
+      res.writeHead(500, { "content-type": "text/html" });
+      return res.end(`<html>${echo}</html>`);
+    }
+    if (mode === "brq_badjson") {
+      res.writeHead(200);
+      return res.end(`{${echo}`);
+    }
+    for (const status of [400, 401, 403, 404, 409, 422, 429, 503])
+      if (mode === `brq_s${status}`) return sendJson(res, status, { code: `c${status}`, message: echo });
     return sendJson(res, 418, { message: echo });
   });
-  client = createClient({ baseUrl: server.url, apiKey: API_KEY, timeoutMs: 400, sleep: recordingSleep().sleep, logger });
+  client = createClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    timeoutMs: 400,
+    sleep: recordingSleep().sleep,
+    logger,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -33,7 +69,14 @@ afterAll(async () => {
 
 describe("the API key never appears", () => {
   it("in any error of any kind the client throws, however it is printed", async () => {
-    const modes = ["reset", "slow", "html", "badjson", "teapot", ...[400, 401, 403, 404, 409, 422, 429, 503].map((s) => `s${s}`)];
+    const modes = [
+      "reset",
+      "slow",
+      "html",
+      "badjson",
+      "teapot",
+      ...[400, 401, 403, 404, 409, 422, 429, 503].map((s) => `s${s}`),
+    ];
     for (const mode of modes) errors.push(await rejection(client.listBrowserRequests({ ids: [`brq_${mode}`] })));
     errors.push(await rejection(client.mapSite({ url: "https://example.com" })));
     errors.push(await rejection(client.updateSchema("dsc_1", { fields: [{ name: "mine", type: "string" }] })));
@@ -43,8 +86,18 @@ describe("the API key never appears", () => {
     errors.push(thrown(() => createClient({ baseUrl: "http://api.example.com", apiKey: API_KEY })));
     errors.push(thrown(() => createClient({ baseUrl: "https://x.example", apiKey: ` ${API_KEY}` })));
     const kinds = new Set(errors.map((e) => e.constructor.name));
-    for (const kind of [ConnectionError, TimeoutError, ApiError, ResponseValidationError, RequestAbortedError, ArgumentError]) {
-      expect(errors.some((e) => e instanceof kind), kind.name).toBe(true);
+    for (const kind of [
+      ConnectionError,
+      TimeoutError,
+      ApiError,
+      ResponseValidationError,
+      RequestAbortedError,
+      ArgumentError,
+    ]) {
+      expect(
+        errors.some((e) => e instanceof kind),
+        kind.name,
+      ).toBe(true);
     }
     expect(kinds.size).toBeGreaterThanOrEqual(14);
     for (const err of errors) {

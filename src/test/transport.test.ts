@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AuthenticationError, BadRequestError, ConnectionError, createClient, InternalServerError, NotFoundError, RateLimitError,
-  RedirectNotFollowedError, RequestAbortedError, RequestTimeoutError, ResponseValidationError, SiteUnavailableError, TimeoutError, type ClientOptions,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  createClient,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
+  RedirectNotFollowedError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  ResponseValidationError,
+  SiteUnavailableError,
+  TimeoutError,
+  type ClientOptions,
 } from "../index.js";
 import { API_KEY, expectNoSecretRecorded, recordingLogger, recordingSleep, rejection } from "./support/secrets.js";
 import { browserRequest, listing, sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
@@ -25,7 +37,10 @@ async function setup(handler: Handler, options: ClientOptions = {}) {
 describe("retries", () => {
   it("retries a 429 once, honouring Retry-After in seconds", async () => {
     const { server, client, delays } = await setup((_req, res, n) =>
-      n === 1 ? sendJson(res, 429, { code: "rate_limited", message: "slow down" }, { "retry-after": "2" }) : sendJson(res, 200, okListing));
+      n === 1
+        ? sendJson(res, 429, { code: "rate_limited", message: "slow down" }, { "retry-after": "2" })
+        : sendJson(res, 200, okListing),
+    );
     const page = await client.listBrowserRequests();
     expect(page.results[0]?.id).toBe("brq_A1");
     expect(server.requests).toHaveLength(2);
@@ -34,7 +49,9 @@ describe("retries", () => {
 
   it("honours a Retry-After HTTP date within 60 s", async () => {
     const at = new Date(Date.now() + 5_000).toUTCString();
-    const { client, delays } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": at }) : sendJson(res, 200, okListing)));
+    const { client, delays } = await setup((_req, res, n) =>
+      n === 1 ? sendJson(res, 429, {}, { "retry-after": at }) : sendJson(res, 200, okListing),
+    );
     await client.listBrowserRequests();
     expect(delays).toHaveLength(1);
     expect(delays[0]).toBeGreaterThan(2_500);
@@ -42,7 +59,9 @@ describe("retries", () => {
   });
 
   it("does not retry when Retry-After asks for more than 60 s: a RateLimitError carries the server's delay", async () => {
-    const { server, client, delays } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing)));
+    const { server, client, delays } = await setup((_req, res, n) =>
+      n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing),
+    );
     const err = (await rejection(client.listBrowserRequests())) as RateLimitError;
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfterMs).toBe(3_600_000);
@@ -51,7 +70,9 @@ describe("retries", () => {
   });
 
   it("retries a 503 then succeeds on the second attempt", async () => {
-    const { server, client, delays } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 503, { code: "busy", message: "try later" }) : sendJson(res, 200, okListing)));
+    const { server, client, delays } = await setup((_req, res, n) =>
+      n === 1 ? sendJson(res, 503, { code: "busy", message: "try later" }) : sendJson(res, 200, okListing),
+    );
     const page = await client.listBrowserRequests({ states: ["completed"] });
     expect(page.total_records).toBe(1);
     expect(server.requests).toHaveLength(2);
@@ -60,7 +81,9 @@ describe("retries", () => {
   });
 
   it("gives up after 2 retries by default with doubling delays, reporting 3 attempts", async () => {
-    const { server, client, delays } = await setup((_req, res) => sendJson(res, 500, { code: "boom", message: "internal" }));
+    const { server, client, delays } = await setup((_req, res) =>
+      sendJson(res, 500, { code: "boom", message: "internal" }),
+    );
     const err = await rejection(client.listBrowserRequests());
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as InternalServerError).attempts).toBe(3);
@@ -82,14 +105,18 @@ describe("retries", () => {
   });
 
   it("never retries a 400 or a 404", async () => {
-    const { server, client } = await setup((req, res) => sendJson(res, req.method === "GET" ? 400 : 404, { code: "nope", message: "no" }));
+    const { server, client } = await setup((req, res) =>
+      sendJson(res, req.method === "GET" ? 400 : 404, { code: "nope", message: "no" }),
+    );
     expect(await rejection(client.listBrowserRequests({ page: 99 }))).toBeInstanceOf(BadRequestError);
     expect(await rejection(client.updateSchema("dsc_missing", { fields: [] }))).toBeInstanceOf(NotFoundError);
     expect(server.requests).toHaveLength(2);
   });
 
   it("retries a connection reset and then succeeds", async () => {
-    const { server, client, delays } = await setup((req, res, n) => (n === 1 ? req.socket.destroy() : sendJson(res, 200, okListing)));
+    const { server, client, delays } = await setup((req, res, n) =>
+      n === 1 ? req.socket.destroy() : sendJson(res, 200, okListing),
+    );
     await client.listBrowserRequests();
     expect(server.requests).toHaveLength(2);
     expect(delays).toHaveLength(1);
@@ -119,7 +146,10 @@ describe("retries", () => {
 
 describe("timeouts", () => {
   it("times out a response slower than timeoutMs, retries, and reports a TimeoutError with a cause", async () => {
-    const { server, client, delays } = await setup((_req, res) => void setTimeout(() => sendJson(res, 200, okListing), 2_000), { timeoutMs: 100, maxRetries: 1 });
+    const { server, client, delays } = await setup(
+      (_req, res) => void setTimeout(() => sendJson(res, 200, okListing), 2_000),
+      { timeoutMs: 100, maxRetries: 1 },
+    );
     const err = await rejection(client.listBrowserRequests());
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toBeInstanceOf(ConnectionError);
@@ -130,10 +160,13 @@ describe("timeouts", () => {
   });
 
   it("times out a body that stalls after the headers", async () => {
-    const { client } = await setup((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"data":');
-    }, { timeoutMs: 150, maxRetries: 0 });
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"data":');
+      },
+      { timeoutMs: 150, maxRetries: 0 },
+    );
     expect(await rejection(client.listBrowserRequests())).toBeInstanceOf(TimeoutError);
   });
 
@@ -144,7 +177,9 @@ describe("timeouts", () => {
   });
 
   it("lets a per-call timeoutMs override the client's", async () => {
-    const { client } = await setup((_req, res) => void setTimeout(() => sendJson(res, 200, okListing), 1_000), { maxRetries: 0 });
+    const { client } = await setup((_req, res) => void setTimeout(() => sendJson(res, 200, okListing), 1_000), {
+      maxRetries: 0,
+    });
     expect(await rejection(client.listBrowserRequests({}, { timeoutMs: 50 }))).toBeInstanceOf(TimeoutError);
   });
 
@@ -162,17 +197,26 @@ describe("timeouts", () => {
     servers.push(server);
     const controller = new AbortController();
     const client = createClient({
-      baseUrl: server.url, apiKey: API_KEY,
-      sleep: (_ms, signal) => { controller.abort(); return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve(); },
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      sleep: (_ms, signal) => {
+        controller.abort();
+        return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+      },
     });
-    expect(await rejection(client.listBrowserRequests({}, { signal: controller.signal }))).toBeInstanceOf(RequestAbortedError);
+    expect(await rejection(client.listBrowserRequests({}, { signal: controller.signal }))).toBeInstanceOf(
+      RequestAbortedError,
+    );
     expect(server.requests).toHaveLength(1);
   });
 });
 
 describe("bodies and statuses", () => {
   it("rejects malformed JSON in a 2xx as a ResponseValidationError at the root, rule json", async () => {
-    const { client } = await setup((_req, res) => { res.writeHead(200, { "content-type": "application/json" }); res.end('{"data": {'); });
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"data": {');
+    });
     const err = (await rejection(client.listBrowserRequests())) as ResponseValidationError;
     expect(err).toBeInstanceOf(ResponseValidationError);
     expect(err.pointer).toBe("");
@@ -181,13 +225,24 @@ describe("bodies and statuses", () => {
   });
 
   it("rejects an empty 2xx body", async () => {
-    const { client } = await setup((_req, res) => { res.writeHead(200); res.end(); });
-    expect(((await rejection(client.mapSite({ url: "https://example.com" }))) as ResponseValidationError).rule).toBe("json");
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200);
+      res.end();
+    });
+    expect(((await rejection(client.mapSite({ url: "https://example.com" }))) as ResponseValidationError).rule).toBe(
+      "json",
+    );
   });
 
   it("keeps an HTML error page as the raw body of a 502 and says it is not JSON", async () => {
     const html = "<!doctype html><html><body><h1>502 Bad Gateway</h1></body></html>";
-    const { client } = await setup((_req, res) => { res.writeHead(502, { "content-type": "text/html" }); res.end(html); }, { maxRetries: 0 });
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(502, { "content-type": "text/html" });
+        res.end(html);
+      },
+      { maxRetries: 0 },
+    );
     const err = (await rejection(client.listBrowserRequests())) as InternalServerError;
     expect(err).toBeInstanceOf(InternalServerError);
     expect(err.status).toBe(502);
@@ -199,7 +254,12 @@ describe("bodies and statuses", () => {
   });
 
   it("rejects a listing whose shape is wrong, naming the pointer", async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 200, { data: { results: "nope", total_pages: 1, page: 1, page_size: 1, total_records: 1 }, error: null }));
+    const { client } = await setup((_req, res) =>
+      sendJson(res, 200, {
+        data: { results: "nope", total_pages: 1, page: 1, page_size: 1, total_records: 1 },
+        error: null,
+      }),
+    );
     const err = (await rejection(client.listBrowserRequests())) as ResponseValidationError;
     expect(err.pointer).toBe("/data/results");
   });
@@ -209,7 +269,14 @@ describe("the sitemap POST", () => {
   const input = { url: "https://www.example.com", max_cache_age: 3600 };
 
   it("does not retry a 408 and says the sitemap timed out after 60 s", async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 408, { type: "sitemap_request", id: "smr_1", code: "request_timeout", message: "The sitemap request exceeded 60 seconds." }));
+    const { server, client } = await setup((_req, res) =>
+      sendJson(res, 408, {
+        type: "sitemap_request",
+        id: "smr_1",
+        code: "request_timeout",
+        message: "The sitemap request exceeded 60 seconds.",
+      }),
+    );
     const err = (await rejection(client.mapSite(input))) as RequestTimeoutError;
     expect(err).toBeInstanceOf(RequestTimeoutError);
     expect(err.message).toMatch(/^sitemap timed out after 60 s/);
@@ -219,7 +286,14 @@ describe("the sitemap POST", () => {
   });
 
   it("does not retry a 503 and makes it recognisable as site unavailable", async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 503, { type: "sitemap_request", id: null, code: "site_unavailable", message: "The requested site is unavailable." }));
+    const { server, client } = await setup((_req, res) =>
+      sendJson(res, 503, {
+        type: "sitemap_request",
+        id: null,
+        code: "site_unavailable",
+        message: "The requested site is unavailable.",
+      }),
+    );
     const err = await rejection(client.mapSite(input));
     expect(err).toBeInstanceOf(SiteUnavailableError);
     expect(err).toBeInstanceOf(InternalServerError);
@@ -228,7 +302,11 @@ describe("the sitemap POST", () => {
   });
 
   it("retries a 429 on the sitemap", async () => {
-    const { server, client } = await setup((_req, res, n) => (n === 1 ? sendJson(res, 429, {}, { "retry-after": "1" }) : sendJson(res, 200, { url: "https://www.example.com", links: [] })));
+    const { server, client } = await setup((_req, res, n) =>
+      n === 1
+        ? sendJson(res, 429, {}, { "retry-after": "1" })
+        : sendJson(res, 200, { url: "https://www.example.com", links: [] }),
+    );
     await expect(client.mapSite(input)).resolves.toMatchObject({ links: [] });
     expect(server.requests).toHaveLength(2);
   });
@@ -242,7 +320,13 @@ describe("the sitemap POST", () => {
   });
 
   it("unwraps a {data: ...} sitemap response and logs that it did", async () => {
-    const body = { id: "smr_1", url: "https://www.example.com", state: "completed", links: ["https://www.example.com/"], link_count: 1 };
+    const body = {
+      id: "smr_1",
+      url: "https://www.example.com",
+      state: "completed",
+      links: ["https://www.example.com/"],
+      link_count: 1,
+    };
     const { client, logger } = await setup((_req, res) => sendJson(res, 200, { data: body, error: null }));
     await expect(client.mapSite(input)).resolves.toEqual(body);
     expect(logger.lines.some((l) => l.includes('removed a {"data": ...} wrapper'))).toBe(true);
@@ -257,13 +341,19 @@ describe("the sitemap POST", () => {
 
 describe("auth and the wire", () => {
   const authServer: Handler = (req, res) => {
-    if (req.headers["x-api-key"] !== API_KEY) return sendJson(res, 401, { code: "unauthorized", message: `invalid key ${String(req.headers["x-api-key"])}` });
+    if (req.headers["x-api-key"] !== API_KEY)
+      return sendJson(res, 401, { code: "unauthorized", message: `invalid key ${String(req.headers["x-api-key"])}` });
     return sendJson(res, 200, okListing);
   };
 
   it("sends X-API-Key, a User-Agent, and the comma-joined ids and status", async () => {
     const { server, client } = await setup(authServer);
-    await client.listBrowserRequests({ ids: ["brq_A1", "brq_B2"], states: ["completed", "failed"], pageSize: 10, page: 2 });
+    await client.listBrowserRequests({
+      ids: ["brq_A1", "brq_B2"],
+      states: ["completed", "failed"],
+      pageSize: 10,
+      page: 2,
+    });
     const req = server.requests[0]!;
     expect(req.headers["x-api-key"]).toBe(API_KEY);
     expect(req.headers["user-agent"]).toMatch(/^webauto-api\/\d/);
@@ -282,7 +372,9 @@ describe("auth and the wire", () => {
 
   it("lets client.raw use the same transport, typed, without throwing for HTTP errors", async () => {
     const { server, client } = await setup(authServer);
-    const { data, response } = await client.raw.GET("/v1/browser/requests", { params: { query: { status: ["pending", "running"] } } });
+    const { data, response } = await client.raw.GET("/v1/browser/requests", {
+      params: { query: { status: ["pending", "running"] } },
+    });
     expect(response.status).toBe(200);
     expect(data?.data.results[0]?.id).toBe("brq_A1");
     expect(server.requests[0]!.url).toBe("/v1/browser/requests?status=pending,running");
@@ -301,7 +393,9 @@ describe("auth and the wire", () => {
   });
 
   it("reports 404s as NotFoundError and 429s past the retries as RateLimitError", async () => {
-    const { client } = await setup((req, res) => sendJson(res, req.method === "PUT" ? 404 : 429, { code: "x", message: "y" }));
+    const { client } = await setup((req, res) =>
+      sendJson(res, req.method === "PUT" ? 404 : 429, { code: "x", message: "y" }),
+    );
     expect(await rejection(client.updateSchema("dsc_x", { fields: [] }))).toBeInstanceOf(NotFoundError);
     expect(await rejection(client.listBrowserRequests())).toBeInstanceOf(RateLimitError);
   });
@@ -312,7 +406,10 @@ describe("redirects", () => {
     const elsewhere = await startServer((_req, res) => sendJson(res, 200, okListing));
     servers.push(elsewhere);
     const target = elsewhere.url.replace("127.0.0.1", "localhost") + "/v1/browser/requests";
-    const { server, client } = await setup((_req, res) => { res.writeHead(302, { location: target }); res.end(); });
+    const { server, client } = await setup((_req, res) => {
+      res.writeHead(302, { location: target });
+      res.end();
+    });
     const err = (await rejection(client.listBrowserRequests())) as RedirectNotFollowedError;
     expect(err).toBeInstanceOf(RedirectNotFollowedError);
     expect(err.status).toBe(302);
@@ -324,8 +421,12 @@ describe("redirects", () => {
 
 describe("client.raw", () => {
   it("applies the sitemap's conservative retries to a raw POST too", async () => {
-    const { server, client } = await setup((_req, res) => sendJson(res, 503, { code: "site_unavailable", message: "down" }));
-    const { error, response } = await client.raw.POST("/v1/site/map", { body: { url: "https://example.com", max_cache_age: null } });
+    const { server, client } = await setup((_req, res) =>
+      sendJson(res, 503, { code: "site_unavailable", message: "down" }),
+    );
+    const { error, response } = await client.raw.POST("/v1/site/map", {
+      body: { url: "https://example.com", max_cache_age: null },
+    });
     expect(response.status).toBe(503);
     expect(error).toMatchObject({ code: "site_unavailable" });
     expect(server.requests).toHaveLength(1);

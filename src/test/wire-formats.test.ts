@@ -73,9 +73,12 @@ describe("parseDateTime", () => {
 
   it("agrees with Date for every millisecond-precision ISO string", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }), (d) => {
-        return parseDateTime(d.toISOString()).getTime() === d.getTime();
-      }),
+      fc.property(
+        fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true }),
+        (d) => {
+          return parseDateTime(d.toISOString()).getTime() === d.getTime();
+        },
+      ),
     );
   });
 });

@@ -39,12 +39,25 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * a pseudo-terminal (util-linux `script`), as in an interactive terminal; `cwd`: the working directory (where
  * the config file and the default baseline are looked for; default the project).
  */
-export function runSuite(env: Record<string, string>, args: string[] = [], reportsDir = tempDir(), options: { cwd?: string; pty?: boolean; timeoutMs?: number } = {}): Promise<SuiteRun> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_") && !k.startsWith("VITEST")));
+export function runSuite(
+  env: Record<string, string>,
+  args: string[] = [],
+  reportsDir = tempDir(),
+  options: { cwd?: string; pty?: boolean; timeoutMs?: number } = {},
+): Promise<SuiteRun> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_") && !k.startsWith("VITEST")),
+  );
   const started = Date.now();
   const argv = [TSX, CLI, ...args];
-  const [command, commandArgs] = options.pty ? ["script", ["-qfec", [process.execPath, ...argv].map(shellQuote).join(" "), "/dev/null"]] : [process.execPath, argv];
-  const child = spawn(command as string, commandArgs as string[], { cwd: options.cwd ?? ROOT, env: { ...clean, CONTRACT_REPORTS_DIR: reportsDir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const [command, commandArgs] = options.pty
+    ? ["script", ["-qfec", [process.execPath, ...argv].map(shellQuote).join(" "), "/dev/null"]]
+    : [process.execPath, argv];
+  const child = spawn(command as string, commandArgs as string[], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...clean, CONTRACT_REPORTS_DIR: reportsDir, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // A run that hangs is killed, and then fails the test that reads it (code null).
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
   let output = "";
@@ -68,7 +81,8 @@ export function runSuite(env: Record<string, string>, args: string[] = [], repor
       } catch {
         report = undefined;
       }
-      const files = () => Object.fromEntries(readdirSync(reportsDir).map((f) => [f, readFileSync(join(reportsDir, f), "utf8")]));
+      const files = () =>
+        Object.fromEntries(readdirSync(reportsDir).map((f) => [f, readFileSync(join(reportsDir, f), "utf8")]));
       resolve({ code: code ?? -1, output, lines, ms: Date.now() - started, reportsDir, report, files });
     }),
   );

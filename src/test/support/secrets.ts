@@ -13,7 +13,11 @@ const seen: string[] = [];
 
 /** Every printable rendering of a value. */
 export function renderings(value: unknown): string[] {
-  const out = [inspect(value, { depth: 10, showHidden: false }), inspect(value, { depth: 10, showHidden: true }), String(value)];
+  const out = [
+    inspect(value, { depth: 10, showHidden: false }),
+    inspect(value, { depth: 10, showHidden: true }),
+    String(value),
+  ];
   try {
     out.push(JSON.stringify(value) ?? "");
   } catch (err) {

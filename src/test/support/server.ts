@@ -55,7 +55,12 @@ export function startServer(handler: Handler): Promise<TestServer> {
 }
 
 /** Sends a JSON body. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
@@ -63,14 +68,35 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 /** A browser request record with a given id (valid against the document). */
 export function browserRequest(id: string): Record<string, unknown> {
   return {
-    id, url: "https://example.com/", proxy_location: null, state: "completed", credit_usage: 1, error: null,
-    error_reason: null, actual_url: "https://example.com/", http_status_code: 200, from_cache: false,
-    started_at: "2024-11-22T16:31:16.6080484+00:00", completed_at: "2024-11-22T16:31:47.1020000+00:00",
-    running_time: "00:00:30.4939516", page_load_time: "00:00:04.5297660", actions: [], video: null,
+    id,
+    url: "https://example.com/",
+    proxy_location: null,
+    state: "completed",
+    credit_usage: 1,
+    error: null,
+    error_reason: null,
+    actual_url: "https://example.com/",
+    http_status_code: 200,
+    from_cache: false,
+    started_at: "2024-11-22T16:31:16.6080484+00:00",
+    completed_at: "2024-11-22T16:31:47.1020000+00:00",
+    running_time: "00:00:30.4939516",
+    page_load_time: "00:00:04.5297660",
+    actions: [],
+    video: null,
   };
 }
 
 /** A listing envelope. */
-export function listing(results: unknown[], page: number, pageSize: number, totalPages: number, totalRecords: number): unknown {
-  return { data: { total_pages: totalPages, total_records: totalRecords, results, page, page_size: pageSize }, error: null };
+export function listing(
+  results: unknown[],
+  page: number,
+  pageSize: number,
+  totalPages: number,
+  totalRecords: number,
+): unknown {
+  return {
+    data: { total_pages: totalPages, total_records: totalRecords, results, page, page_size: pageSize },
+    error: null,
+  };
 }
