@@ -20,7 +20,7 @@ export default defineConfig([
     tsconfig: "tsconfig.build.json",
   },
   {
-    entry: { "contract-cli": "contract-tests/run.ts" },
+    entry: { "contract-cli": "contract-tests/cli/run.ts" },
     format: ["esm"],
     dts: false,
     splitting: false,

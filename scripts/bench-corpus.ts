@@ -18,8 +18,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPrism } from "../openapi/lib/prism.js";
-import { ContractRun } from "../contract-tests/engine/run.js";
-import { readSettings } from "../contract-tests/settings.js";
+import { ContractRun } from "../contract-tests/cli/contract-run.js";
+import { readSettings } from "../contract-tests/config/settings.js";
 import type { RunReport } from "../contract-tests/report/render.js";
 import { countOperations, firstOperations } from "./bench/documents.js";
 
@@ -103,7 +103,7 @@ function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
     ...(process.env.BENCH_EXAMPLES ? { CONTRACT_EXAMPLES: process.env.BENCH_EXAMPLES } : {}),
   };
   const started = Date.now();
-  const child = spawn(process.execPath, [TSX, "contract-tests/run.ts"], {
+  const child = spawn(process.execPath, [TSX, "contract-tests/cli/run.ts"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "ignore", "pipe"],

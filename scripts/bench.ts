@@ -619,7 +619,7 @@ async function main(): Promise<void> {
 
   const missed = rows.filter((r) => r.ok === false).length;
   const notes = [
-    `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run \`npm run build\` for the built client and the size rows"})`}.`,
+    `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run `npm run build` for the built client and the size rows"})`}.`,
     ...(stale.length
       ? [
           `**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built (${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", …" : ""}); run \`npm run build\` first.`,

@@ -7,7 +7,8 @@
  */
 import { resolve } from "node:path";
 import { outsideText } from "../openapi/lib/outside-text.js";
-import { DocumentError, loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
+import { loadSpec, SPEC_PATH } from "../openapi/lib/spec.js";
+import { DocumentError } from "../openapi/lib/document-error.js";
 
 const path = resolve(process.argv[2] ?? SPEC_PATH);
 try {

@@ -1,10 +1,10 @@
 /**
  * `npm run contract:schema`: writes contract.config.schema.json, the JSON Schema of the contract
- * suite's config file, from the option table (contract-tests/options.ts). A self-test fails when it is stale.
+ * suite's config file, from the option table (contract-tests/config/options.ts). A self-test fails when it is stale.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { configSchema } from "../contract-tests/options.js";
+import { configSchema } from "../contract-tests/config/options.js";
 
 export const CONFIG_SCHEMA_PATH = fileURLToPath(new URL("../contract.config.schema.json", import.meta.url));
 

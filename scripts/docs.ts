@@ -36,7 +36,8 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
+import { SPEC_PATH } from "../openapi/lib/spec.js";
+import { DocumentError } from "../openapi/lib/document-error.js";
 import { outsideText } from "../openapi/lib/outside-text.js";
 import {
   assertSelfContained,

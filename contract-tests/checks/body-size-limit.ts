@@ -1,7 +1,7 @@
-import { finding } from "../exchange.js";
-import { responsePromise } from "../promise.js";
-import { MAX_JSON_DEPTH } from "../target.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import { responsePromise } from "../model/promise.js";
+import { MAX_JSON_DEPTH } from "../transport/target.js";
+import type { Check } from "../model/types.js";
 
 /**
  * A body over the suite's limit was not read whole, or nests deeper than the suite parses, so it could not be

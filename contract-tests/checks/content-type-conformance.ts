@@ -1,7 +1,7 @@
 import { essence, isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
-import { finding, show } from "../exchange.js";
-import { responsePromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, show } from "../model/exchange.js";
+import { responsePromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /** A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one parses. */
 export const contentTypeConformance: Check = (ex, { model }) => {

@@ -1,6 +1,6 @@
-import { finding } from "../exchange.js";
-import { securityPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import { securityPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 const HOW = {
   "no-key": "without an API key",

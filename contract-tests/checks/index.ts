@@ -1,6 +1,5 @@
 /** The one registry of checks: the key is the check's id in reports, test names, baselines and self-tests. */
-import { MODULE_CHECKS } from "../modules/index.js";
-import type { Check, CheckContext, Exchange, Finding, Replay } from "../types.js";
+import type { Check, CheckContext, Exchange, Finding, Replay } from "../model/types.js";
 import { accountIsolation } from "./account-isolation.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
@@ -30,6 +29,8 @@ export interface CheckDef {
    * definite statement of the interface it enforces (see promise.ts).
    */
   promise?: string;
+  /** The operation a semantic module's check is about (set when the module's checks are registered). */
+  operationId?: string;
 }
 
 /** Checks every exchange gets, whatever the operation (Schemathesis's defaults, plus size and envelope). */
@@ -55,14 +56,8 @@ const INTENT = {
   unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;
 
-/** Every check, by id. */
-export const CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT, ...MODULE_CHECKS };
-
-/** The checks run on every exchange. */
-export const GENERIC_CHECKS: readonly string[] = [...Object.keys(RESPONSE), ...Object.keys(INTENT)];
-
-/** Module checks hold the meaning of an operation: like relational ones, they judge only requests the document allows. */
-const SEMANTIC = new Set(Object.keys(MODULE_CHECKS));
+/** The checks every exchange gets, whatever the operation, by id. */
+export const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT };
 
 /**
  * Requests the document rules out (invalid input, a missing or wrong credential): a server may read them any
@@ -75,27 +70,62 @@ export const NO_PROMISE =
   "(a warning: the check names no place in the document and no statement of the interface that promises this)";
 
 /**
- * Runs the named checks on one exchange. Relational checks are skipped on the mock unless the exchange is an
- * example pair; relational and semantic checks are skipped on requests the document rules out. Every error
- * names its promise (its own, else its check's): one that names none is reported as a warning.
+ * The checks of a run: the generic ones, and the semantic checks its caller registers for their operations
+ * (the modules are registered by the run, so this registry imports none of them).
  */
-export function runChecks(ids: Iterable<string>, exchange: Exchange, ctx: CheckContext): Finding[] {
-  const out: Finding[] = [];
-  for (const id of new Set(ids)) {
-    const def = CHECKS[id];
-    if (!def) throw new Error(`unknown check ${id}`);
-    if (def.relational && !ctx.live && !exchange.pairedExample) continue;
-    if ((def.relational || SEMANTIC.has(id)) && RULED_OUT.has(ctx.intent)) continue;
-    const findings = def.fn(exchange, ctx);
-    const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
-    for (const f of findings) {
-      const promise = f.promise ?? def.promise;
-      if (f.severity === "error" && !promise)
-        out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
-      else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });
+export class CheckRegistry {
+  readonly #defs = new Map<string, CheckDef>(Object.entries(GENERIC_CHECKS));
+
+  /** Registers a module's checks for `operationId`; an id registered twice for another check throws. */
+  register(operationId: string, checks: Readonly<Record<string, CheckDef>>): this {
+    for (const [id, def] of Object.entries(checks)) {
+      if (this.#defs.has(id) && this.#defs.get(id)?.fn !== def.fn) throw new Error(`check ${id} is registered twice`);
+      this.#defs.set(id, { ...def, operationId });
     }
+    return this;
   }
-  return out;
+
+  /** Every registered check id. */
+  ids(): string[] {
+    return [...this.#defs.keys()];
+  }
+
+  /** The checks every exchange of `operationId` gets: the generic ones and its module's. */
+  forOperation(operationId: string): string[] {
+    return [...this.#defs]
+      .filter(([, d]) => d.operationId === undefined || d.operationId === operationId)
+      .map(([id]) => id);
+  }
+
+  /**
+   * Runs the named checks on one exchange. Relational checks are skipped on the mock unless the exchange is an
+   * example pair; relational and semantic checks are skipped on requests the document rules out. Every error
+   * names its promise (its own, else its check's): one that names none is reported as a warning.
+   */
+  readonly run = (ids: Iterable<string>, exchange: Exchange, ctx: CheckContext): Finding[] => {
+    const out: Finding[] = [];
+    for (const id of new Set(ids)) {
+      const def = this.#defs.get(id);
+      if (!def) throw new Error(`unknown check ${id}`);
+      if (def.relational && !ctx.live && !exchange.pairedExample) continue;
+      // Module checks hold the meaning of an operation: like relational ones, they judge only requests the document allows.
+      if ((def.relational || def.operationId !== undefined) && RULED_OUT.has(ctx.intent)) continue;
+      const findings = def.fn(exchange, ctx);
+      const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
+      for (const f of findings) {
+        const promise = f.promise ?? def.promise;
+        if (f.severity === "error" && !promise)
+          out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
+        else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });
+      }
+    }
+    return out;
+  };
+}
+
+/** The check ids of `ids` the settings keep (`--checks`). */
+export function selectedChecks(ids: readonly string[], checks: readonly string[] | undefined): string[] {
+  return checks ? ids.filter((id) => checks.includes(id)) : [...ids];
 }
 
 /** The request of an exchange as `--replay` sends it again: the target places the credential and its own headers. */

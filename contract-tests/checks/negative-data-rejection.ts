@@ -1,7 +1,7 @@
 import { matchingMedia } from "../../openapi/lib/operations.js";
-import { finding, show } from "../exchange.js";
-import { operationPromise, REFUSAL_STATUSES, refusalPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, show } from "../model/exchange.js";
+import { operationPromise, REFUSAL_STATUSES, refusalPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /** The statuses that document a refusal of a body sent in a media type the operation does not take. */
 const MEDIA_REFUSALS = ["415", ...REFUSAL_STATUSES];

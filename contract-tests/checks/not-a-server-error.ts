@@ -1,6 +1,6 @@
-import { finding } from "../exchange.js";
-import { responsesPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import { responsesPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /**
  * No answer at all, or an undocumented 5xx, is a server error (the operation's responses promise an answer

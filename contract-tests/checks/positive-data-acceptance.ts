@@ -1,6 +1,6 @@
-import { finding, show } from "../exchange.js";
-import { successPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, show } from "../model/exchange.js";
+import { successPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /** Valid input (documented examples, generated data, link-fed values) must not be refused with a 4xx. */
 export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) => {

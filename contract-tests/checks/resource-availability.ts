@@ -1,6 +1,6 @@
-import { finding } from "../exchange.js";
-import { linkPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import { linkPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /** A request fed by an OpenAPI link from a successful response must find the resource: no 404 (Schemathesis's ensure_resource_availability). */
 export const resourceAvailability: Check = (ex, { intent, linked, model }) => {

@@ -1,6 +1,6 @@
-import { finding, isEnveloped } from "../exchange.js";
-import { responsePromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, isEnveloped } from "../model/exchange.js";
+import { responsePromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /**
  * A 2xx body wrapped as `{"data": ...}` although the document shows it bare (some live pages show the sitemap

@@ -1,9 +1,9 @@
 import type { ParameterEntry } from "../../openapi/lib/operations.js";
 import { documentedResponse } from "../../openapi/lib/operations.js";
-import { fromWire } from "../engine/requests.js";
-import { finding, show } from "../exchange.js";
-import { responsePromise } from "../promise.js";
-import type { Check, Finding } from "../types.js";
+import { fromWire } from "../model/wire-values.js";
+import { finding, show } from "../model/exchange.js";
+import { responsePromise } from "../model/promise.js";
+import type { Check, Finding } from "../model/types.js";
 
 /**
  * The headers a documented response declares: each required one is present, and each present one's text,

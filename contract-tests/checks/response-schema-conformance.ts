@@ -1,7 +1,7 @@
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../exchange.js";
-import { docPointer } from "../promise.js";
-import type { Check, Finding } from "../types.js";
+import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../model/exchange.js";
+import { docPointer } from "../model/promise.js";
+import type { Check, Finding } from "../model/types.js";
 
 const MAX_PER_RESPONSE = 10;
 

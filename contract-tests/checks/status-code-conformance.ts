@@ -1,6 +1,6 @@
-import { finding } from "../exchange.js";
-import { responsesPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import { responsesPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /** Only documented statuses; like Prism's validator an undocumented 4xx is a warning, 2xx/3xx/5xx an error. */
 export const statusCodeConformance: Check = (ex, { model, intent }) => {

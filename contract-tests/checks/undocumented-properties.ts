@@ -1,7 +1,7 @@
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../exchange.js";
-import { undocumentedMembers } from "../undocumented.js";
-import type { Check } from "../types.js";
+import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../model/exchange.js";
+import { undocumentedMembers } from "../model/undocumented.js";
+import type { Check } from "../model/types.js";
 
 /** Response members the document does not list: a warning, or an error under CONTRACT_STRICT=1. */
 export const undocumentedProperties: Check = (ex, { model, strict }) => {

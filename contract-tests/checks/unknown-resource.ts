@@ -1,6 +1,6 @@
-import { finding, isSuccess } from "../exchange.js";
-import { linkPromise, refusalPromise } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, isSuccess } from "../model/exchange.js";
+import { linkPromise, refusalPromise } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 
 /**
  * A well-formed identifier that does not exist. In a path, the answer is a 4xx (a 404 when documented), never

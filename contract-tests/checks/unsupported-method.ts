@@ -1,5 +1,5 @@
-import { finding } from "../exchange.js";
-import type { Check } from "../types.js";
+import { finding } from "../model/exchange.js";
+import type { Check } from "../model/types.js";
 
 /**
  * Schemathesis's `unsupported_method`: a method the document does not list for a path should be refused with

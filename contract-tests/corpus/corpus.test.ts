@@ -95,7 +95,7 @@ describe("every public document of the corpus", () => {
 
 /** `npm run contract:merge` over `dirs`, into `out`. */
 function merge(dirs: string[], out: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [TSX, "contract-tests/merge.ts", ...dirs], {
+  const child = spawn(process.execPath, [TSX, "contract-tests/cli/merge.ts", ...dirs], {
     cwd: ROOT,
     env: { ...process.env, CONTRACT_REPORTS_DIR: out },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@
  * scenario is skipped with a reason that names the place in the document and the bound
  * ({@link BoundExceeded}); where a smaller value serves as well (a maxLength of 2147483647), the cap is applied.
  */
-import { SkipScenario } from "../target.js";
+import { SkipScenario } from "../transport/target.js";
 
 /** The longest string any generator builds (a document's larger maxLength is capped to it). */
 export const MAX_GENERATED_LENGTH = 10_000;

@@ -9,7 +9,7 @@
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
-import type { SpecModel } from "../model.js";
+import type { SpecModel } from "../model/model.js";
 import type { Mutation } from "./generate.js";
 import { validSamples } from "./generate.js";
 

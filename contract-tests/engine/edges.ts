@@ -9,10 +9,11 @@
  * One request per unbounded value, at most EDGE_REQUESTS_PER_OPERATION per operation: live runs stay cheap.
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
-import type { SpecModel } from "../model.js";
+import type { SpecModel } from "../model/model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 import { typesOf, validSamples } from "./generate.js";
-import { bodyMedia, bucketOf, fromWire, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { bodyMedia, bucketOf, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { fromWire } from "../model/wire-values.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
 

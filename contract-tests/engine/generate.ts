@@ -5,12 +5,11 @@
  */
 import { generateSync } from "json-schema-faker";
 import { isMapping, refPointer, resolvePointer } from "../../openapi/lib/spec.js";
-import type { SpecModel } from "../model.js";
+import type { SpecModel } from "../model/model.js";
 import { linearRegExp } from "../../openapi/lib/regex.js";
+import { GENERATION_SEED } from "../config/settings.js";
 import { BoundExceeded, INLINE_NODE_BUDGET, MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 
-/** The fixed seed of every generated sample (repeatable runs). */
-export const GENERATION_SEED = 20_251_121;
 /** How deep recursive schemas are unrolled for generation. */
 const REF_DEPTH = 6;
 const INT32_MAX = 2 ** 31 - 1;

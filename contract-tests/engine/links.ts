@@ -5,7 +5,7 @@
  */
 import type { LinkEntry, OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import { resolvePointer } from "../../openapi/lib/spec.js";
-import type { Exchange } from "../types.js";
+import type { Exchange } from "../model/types.js";
 
 const EMBEDDED = /\{(\$[^}]+)\}/g;
 

@@ -3,10 +3,10 @@
  * Schemathesis): examples, positive data, negative data, auth, links (stateful) and account isolation.
  */
 import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../openapi/lib/operations.js";
-import type { SpecModel } from "../model.js";
-import type { Settings } from "../settings.js";
-import type { RequestSpec } from "../target.js";
-import { authPlan, emptyProbeDoubt } from "../wire.js";
+import type { SpecModel } from "../model/model.js";
+import type { Settings } from "../config/settings.js";
+import type { RequestSpec } from "../transport/target.js";
+import { authPlan, emptyProbeDoubt } from "../model/wire.js";
 import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
@@ -18,7 +18,6 @@ import {
   cloneValues,
   bucketOf,
   exampleProblem,
-  fromWire,
   readBack,
   readsAsNoBody,
   serialize,
@@ -26,9 +25,10 @@ import {
   withConfiguredMembers,
   type Values,
 } from "./requests.js";
+import { fromWire } from "../model/wire-values.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
-import { dotSegmentIn } from "../boundary.js";
+import { dotSegmentIn } from "../transport/boundary.js";
 
 /** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
 function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {

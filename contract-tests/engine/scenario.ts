@@ -2,14 +2,12 @@
  * What a scenario (one test of the suite) works with: the settings, the document, the target, the run's
  * shared state (successful exchanges, for links), and a verdict that runs the checks on every exchange.
  */
-import { GENERIC_CHECKS, runChecks } from "../checks/index.js";
-import { isSuccess } from "../exchange.js";
-import type { SpecModel } from "../model.js";
-import { moduleCheckIds } from "../modules/index.js";
-import type { Settings } from "../settings.js";
-import type { RequestSpec, Target } from "../target.js";
-import { selectedChecks } from "./select.js";
-import type { CheckContext, Exchange, Finding } from "../types.js";
+import { type CheckRegistry, selectedChecks } from "../checks/index.js";
+import { isSuccess } from "../model/exchange.js";
+import type { SpecModel } from "../model/model.js";
+import type { Settings } from "../config/settings.js";
+import type { RequestSpec, Target } from "../transport/target.js";
+import type { CheckContext, Exchange, Finding } from "../model/types.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -18,6 +16,8 @@ const KEPT_SUCCESSES = 5;
 export interface RunState {
   /** The last successful exchanges of each operation (sent with a valid key). */
   successes: Map<string, Exchange[]>;
+  /** The run's checks: generic, and the modules' its caller registered. */
+  checks: CheckRegistry;
 }
 
 /**
@@ -51,7 +51,7 @@ export class Verdict {
 
   /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
-    const full = this.only(ex, [...GENERIC_CHECKS, ...moduleCheckIds(ex.operation), ...extra], ctx);
+    const full = this.only(ex, [...this.state.checks.forOperation(ex.operation), ...extra], ctx);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];
       kept.push(ex);
@@ -77,7 +77,7 @@ export class Verdict {
       ...(doubt ? { inDoubt: doubt } : {}),
       ...ctx,
     };
-    for (const f of runChecks(selectedChecks(ids, this.settings), ex, full)) this.findings.push(f);
+    for (const f of this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full)) this.findings.push(f);
     return full;
   }
 }

@@ -4,9 +4,8 @@
  * narrows a run to nothing and passes.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
-import { CHECKS } from "../checks/index.js";
-import { closest, SettingsError } from "../options.js";
-import type { Settings } from "../settings.js";
+import { closest, SettingsError } from "../config/options.js";
+import type { Settings } from "../config/settings.js";
 import type { Scenario } from "./scenario.js";
 
 /** A path glob as a regular expression: `*` is one segment (or part of one), `**` any number of segments. */
@@ -61,15 +60,10 @@ export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "ph
 }
 
 /** Refuses a check id that does not exist, naming the closest one. */
-export function checkSelection(settings: Pick<Settings, "checks">): void {
+export function checkSelection(settings: Pick<Settings, "checks">, known: readonly string[]): void {
   for (const c of settings.checks ?? [])
-    if (!(c in CHECKS))
+    if (!known.includes(c))
       throw new SettingsError(
-        `--checks (CONTRACT_CHECKS): unknown check ${JSON.stringify(c)}; did you mean ${closest(c, Object.keys(CHECKS))}?`,
+        `--checks (CONTRACT_CHECKS): unknown check ${JSON.stringify(c)}; did you mean ${closest(c, [...known])}?`,
       );
-}
-
-/** The check ids of `ids` the settings keep. */
-export function selectedChecks(ids: readonly string[], settings: Pick<Settings, "checks">): string[] {
-  return settings.checks ? ids.filter((id) => settings.checks!.includes(id)) : [...ids];
 }

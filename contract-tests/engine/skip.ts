@@ -1,5 +1,5 @@
 /** Ending a scenario early, as skipped with a reason (a budget spent, a missing setting, a mock target). */
-import { SkipScenario } from "../target.js";
+import { SkipScenario } from "../transport/target.js";
 
 /** Ends a scenario as skipped, with the reason in the report. */
 export function skip(reason: string): never {

@@ -5,8 +5,8 @@
  * only to a live target: the suite never sends an unsafe method the document does not show, which might change data.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
-import type { SpecModel } from "../model.js";
-import type { Settings } from "../settings.js";
+import type { SpecModel } from "../model/model.js";
+import type { Settings } from "../config/settings.js";
 import { baseValues, emptyValues, parameterValue, toRequest, type Values } from "./requests.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";

@@ -3,10 +3,10 @@
  * operation without a module gets the generic phases only; a module naming an operation the document does
  * not have is ignored.
  */
-import type { CheckDef } from "../checks/index.js";
+import { CheckRegistry } from "../checks/index.js";
 import type { Scenario } from "../engine/scenario.js";
-import type { SpecModel } from "../model.js";
-import type { Settings } from "../settings.js";
+import type { SpecModel } from "../model/model.js";
+import type { Settings } from "../config/settings.js";
 import { listingModule } from "./listing.js";
 import { schemasModule } from "./schemas.js";
 import { sitemapModule } from "./sitemap.js";
@@ -17,16 +17,14 @@ const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries(
   [sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]),
 );
 
-/** Every module check, by id (merged into the one registry). */
-export const MODULE_CHECKS: Readonly<Record<string, CheckDef>> = Object.assign(
-  {},
-  ...Object.values(MODULES).map((m) => m.checks),
-);
-
-/** The module checks of an operation. */
-export function moduleCheckIds(operationId: string): string[] {
-  return Object.keys(MODULES[operationId]?.checks ?? {});
+/** Registers every module's checks, for its operation, into `registry` (the run's caller fills its registry). */
+export function withModuleChecks(registry: CheckRegistry): CheckRegistry {
+  for (const m of Object.values(MODULES)) registry.register(m.operationId, m.checks);
+  return registry;
 }
+
+/** Every check, generic and semantic: the registry a whole run and its replay use. */
+export const ALL_CHECKS: CheckRegistry = withModuleChecks(new CheckRegistry());
 
 /** The module scenarios of an operation of the document. */
 export function moduleScenarios(model: SpecModel, settings: Settings, operationId: string): Scenario[] {

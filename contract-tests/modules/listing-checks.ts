@@ -1,6 +1,6 @@
 /** The listing's semantics as checks: defaults, paging arithmetic, filters, pages that do not overlap. */
-import { finding, isObject, isSuccess, show } from "../exchange.js";
-import type { Check, Exchange, Finding } from "../types.js";
+import { finding, isObject, isSuccess, show } from "../model/exchange.js";
+import type { Check, Exchange, Finding } from "../model/types.js";
 
 type Out = Array<Omit<Finding, "check">>;
 

@@ -5,8 +5,8 @@
 import { baseValues, toRequest, type Values } from "../engine/requests.js";
 import type { Scenario, ScenarioContext } from "../engine/scenario.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
-import type { Exchange } from "../types.js";
-import { statement } from "../promise.js";
+import type { Exchange } from "../model/types.js";
+import { statement } from "../model/promise.js";
 import * as c from "./listing-checks.js";
 import type { ContractModule } from "./types.js";
 

@@ -3,10 +3,10 @@
  * mapping assumed), the returned tree pairs with the sent one, and the update echoes the path's id and the
  * name and description sent.
  */
-import { bounded, finding, isObject, isSuccess, payload, payloadPrefix, show } from "../exchange.js";
-import type { SpecModel } from "../model.js";
-import type { Check, Exchange, Finding } from "../types.js";
-import { statement } from "../promise.js";
+import { bounded, finding, isObject, isSuccess, payload, payloadPrefix, show } from "../model/exchange.js";
+import type { SpecModel } from "../model/model.js";
+import type { Check, Exchange, Finding } from "../model/types.js";
+import { statement } from "../model/promise.js";
 import type { ContractModule } from "./types.js";
 
 type Out = Array<Omit<Finding, "check">>;

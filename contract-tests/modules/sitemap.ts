@@ -4,9 +4,9 @@
  */
 import { baseValues, toRequest } from "../engine/requests.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
-import { finding, isObject, isSuccess, payload, payloadPrefix } from "../exchange.js";
-import { statement } from "../promise.js";
-import type { Check } from "../types.js";
+import { finding, isObject, isSuccess, payload, payloadPrefix } from "../model/exchange.js";
+import { statement } from "../model/promise.js";
+import type { Check } from "../model/types.js";
 import type { ContractModule } from "./types.js";
 
 const OP = "createSitemapRequest";

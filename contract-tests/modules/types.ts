@@ -1,8 +1,8 @@
 /** What an operation-specific module adds on top of the generic phases. */
 import type { CheckDef } from "../checks/index.js";
 import type { Scenario } from "../engine/scenario.js";
-import type { SpecModel } from "../model.js";
-import type { Settings } from "../settings.js";
+import type { SpecModel } from "../model/model.js";
+import type { Settings } from "../config/settings.js";
 
 /** The semantics of one operation that the document cannot state as schema (opt-in, keyed by operationId). */
 export interface ContractModule {

@@ -4,7 +4,7 @@
  * expired entries; entries that no longer occur are reported as fixed.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import type { Finding } from "../types.js";
+import type { Finding } from "../model/types.js";
 import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
 /** One accepted finding. */

@@ -1,6 +1,6 @@
 /** The JUnit XML of a run (junit-report-builder): one test case per scenario, grouped by operation. */
 import junitModule, { type Builder } from "junit-report-builder";
-import type { ScenarioResult } from "../engine/run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { formatFinding, notRunOf, notRunText } from "./render.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
 

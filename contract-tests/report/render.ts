@@ -2,8 +2,8 @@
  * The run's report, built from the scenario results and the baseline: the JSON document, the text report
  * grouped by operation, and the markdown summary (for a CI job summary).
  */
-import type { ScenarioResult } from "../engine/run.js";
-import type { Finding } from "../types.js";
+import type { ScenarioResult } from "../model/types.js";
+import type { Finding } from "../model/types.js";
 import {
   accepts,
   entryKey,

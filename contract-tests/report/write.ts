@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Scrubber } from "../../src/redact.js";
-import type { ScenarioResult } from "../engine/run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { formatJUnit } from "./junit.js";
 import { formatMarkdown, formatText, type RunReport } from "./render.js";
 

@@ -1,16 +1,18 @@
 /** Every registered check passes on good exchanges and reports exactly what is wrong on broken ones. */
 import { describe, expect, it } from "vitest";
-import { CHECKS, NO_PROMISE, runChecks } from "../checks/index.js";
+import { NO_PROMISE } from "../checks/index.js";
+import { ALL_CHECKS } from "../modules/index.js";
 import { CASES } from "../fixtures/cases.js";
 import { listingOk, model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
-import type { CheckContext } from "../types.js";
+import type { CheckContext } from "../model/types.js";
 
 // Fixtures are judged as a live target's answers (relational checks run); the mock rule has its own test.
 const base: CheckContext = { intent: "acceptance", strict: false, live: true, model };
+const { run: runChecks } = ALL_CHECKS;
 
 describe("the check registry", () => {
   it("has good and broken fixtures for every registered check, and no fixtures for unknown checks", () => {
-    expect(Object.keys(CASES).sort()).toEqual(Object.keys(CHECKS).sort());
+    expect(Object.keys(CASES).sort()).toEqual(ALL_CHECKS.ids().sort());
     for (const [id, { good, broken }] of Object.entries(CASES)) {
       expect(good.length, id).toBeGreaterThan(0);
       expect(broken.length, id).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * The contract suite's command line end to end (contract-tests/run.ts spawned as users run it, piped and under
+ * The contract suite's command line end to end (contract-tests/cli/run.ts spawned as users run it, piped and under
  * a pseudo-terminal): --help, options from flags, environment and config file with their precedence, typos
  * refused naming the closest option, live progress and a heartbeat, the mock run and its reports, exit codes
  * (0 pass, 1 findings, 2 invalid setting, 3 internal), findings once with a runnable curl, --replay, the
@@ -18,7 +18,7 @@ import {
   startFaultServer,
   type FaultServer,
 } from "../fault-server/server.js";
-import { OPTIONS } from "../options.js";
+import { OPTIONS } from "../config/options.js";
 import { cleanUp, runSuite, tempDir, type SuiteRun } from "./support/spawn.js";
 
 let server: FaultServer;

@@ -8,8 +8,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
-import { runContract, type ScenarioResult } from "../engine/run.js";
-import { readSettings } from "../settings.js";
+import { runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
+import { readSettings } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const DOCUMENT = {

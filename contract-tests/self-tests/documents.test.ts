@@ -13,10 +13,11 @@ import { buildOperationTable, type OperationEntry } from "../../openapi/lib/oper
 import { loadSpec, SpecValidator } from "../../openapi/lib/spec.js";
 import { documentView } from "../../openapi/lib/views.js";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
-import { runContract, type ScenarioResult } from "../engine/run.js";
+import { runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { encodeBody } from "../engine/requests.js";
 import { linkOrder } from "../engine/links.js";
-import { readSettings } from "../settings.js";
+import { readSettings } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const TOKEN = "documents-test-token-5d1f";

@@ -10,7 +10,7 @@ import {
 } from "../engine/edges.js";
 import { baseValues } from "../engine/requests.js";
 import { model } from "../fixtures/exchanges.js";
-import { readSettings } from "../settings.js";
+import { readSettings } from "../config/settings.js";
 
 const settings = readSettings({ CONTRACT_PARAMS: JSON.stringify({ "updateDataSchema.id": "dsc_edges1" }) });
 const requestsOf = (operationId: string, linked: (name: string) => unknown[] | undefined = () => undefined) => {

@@ -5,7 +5,8 @@
  * with no suite code for it; budgets, breakers and huge bodies end in a verdict.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runContract, type ScenarioResult } from "../engine/run.js";
+import { runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
 import { LENIENT, type Lenient } from "../fault-server/lenient.js";
 import {
@@ -17,7 +18,7 @@ import {
 import { documentWithAddedOperation, documentWithSecurityScheme } from "../fixtures/document-copy.js";
 import { buildReport } from "../report/render.js";
 import { loadBaseline } from "../report/baseline.js";
-import { DEFAULT_BASELINE_PATH, readSettings } from "../settings.js";
+import { DEFAULT_BASELINE_PATH, readSettings } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const SCHEMA = JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" });

@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { configSchemaText, CONFIG_SCHEMA_PATH } from "../../scripts/contract-schema.js";
 import { startServer, sendJson } from "../../src/test/support/server.js";
-import { runContract } from "../engine/run.js";
-import { closest, OPTIONS, resolveOptions, SettingsError } from "../options.js";
-import { settingsFrom } from "../settings.js";
+import { runContract } from "../cli/contract-run.js";
+import { closest, OPTIONS, resolveOptions, SettingsError } from "../config/options.js";
+import { settingsFrom } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -166,7 +166,7 @@ describe("flags, environment and config file", () => {
   it("refuses a selection that names nothing, with the closest name", async () => {
     const settings = (argv: string[]) => settingsFrom(resolveOptions({ argv }));
     const plan = (argv: string[]) =>
-      import("../engine/run.js").then(({ ContractRun }) => new ContractRun(settings(argv)).scenarios());
+      import("../cli/contract-run.js").then(({ ContractRun }) => new ContractRun(settings(argv)).scenarios());
     await expect(plan(["--operations", "listBrowserRequest"])).rejects.toThrow(
       /matches no operation of the document; closest: listBrowserRequests/,
     );

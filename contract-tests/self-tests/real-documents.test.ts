@@ -7,9 +7,10 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrism } from "../../openapi/lib/prism.js";
-import { runContract, type ScenarioResult } from "../engine/run.js";
-import { readSettings } from "../settings.js";
-import type { Finding } from "../types.js";
+import { runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
+import { readSettings } from "../config/settings.js";
+import type { Finding } from "../model/types.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/real-documents/${name}`, import.meta.url));
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ScenarioResult } from "../engine/run.js";
+import type { ScenarioResult } from "../model/types.js";
 import {
   accepts,
   BaselineError,
@@ -13,7 +13,7 @@ import {
 } from "../report/baseline.js";
 import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
-import type { Finding } from "../types.js";
+import type { Finding } from "../model/types.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 afterAll(cleanUp);

@@ -8,10 +8,11 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runContract, type ScenarioResult } from "../engine/run.js";
+import { runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { encodeBody } from "../engine/requests.js";
-import { readSettings, type Settings } from "../settings.js";
-import { createTarget } from "../target.js";
+import { readSettings, type Settings } from "../config/settings.js";
+import { createTarget } from "../transport/target.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 interface Received {
@@ -397,8 +398,8 @@ describe("a body the transport cannot send, or the document says to ignore", () 
     }
     expect(target.stopped()).toBeUndefined();
     expect(target.requestsSent()).toBe(0);
-    const { runChecks } = await import("../checks/index.js");
-    const { specModel } = await import("../model.js");
+    const { run: runChecks } = (await import("../modules/index.js")).ALL_CHECKS;
+    const { specModel } = await import("../model/model.js");
     const file = join(dir, "get-body.json");
     const ex = await target.send({ operation: "search", method: "GET", path: "/search", json: { q: "x" } });
     expect(
@@ -731,7 +732,7 @@ describe("a document's jsonSchemaDialect", () => {
     expect(errors(results)).toEqual([]);
     // limit=0 breaks the exclusive minimum: it is sent as a negative case (and never as a valid one).
     expect(seen.some((r) => r.url.includes("limit=0"))).toBe(true);
-    const { specModel } = await import("../model.js");
+    const { specModel } = await import("../model/model.js");
     const model = specModel(join(dir, "draft04.json"));
     const response = model.operation("getN").responses[0]!.content[0]!.schemaPointer!;
     expect(
@@ -745,7 +746,7 @@ describe("a document's jsonSchemaDialect", () => {
   });
 
   it("reads a schema's own draft-04 $schema in its meaning too, in a document of the default dialect", async () => {
-    const { inDialect } = await import("../reading.js");
+    const { inDialect } = await import("../model/reading.js");
     const schema = {
       $schema: "http://json-schema.org/draft-04/schema#",
       type: "number",

@@ -14,13 +14,15 @@ import { parseDocumentText as parseDocument } from "../../openapi/lib/self-conta
 import { loadSpec, refPointer, resolvePointer, SPEC_PATH, SpecValidator } from "../../openapi/lib/spec.js";
 import { invalidValues } from "../engine/generate.js";
 import { linkOrder } from "../engine/links.js";
-import { ContractRun, runContract, type ScenarioResult } from "../engine/run.js";
-import { startMock } from "../mock-target.js";
-import { specModel } from "../model.js";
+import { ContractRun, runContract } from "../cli/contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
+import { startMock } from "../transport/mock-target.js";
+import { specModel } from "../model/model.js";
 import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
-import { readSettings, SettingsError, type Settings } from "../settings.js";
-import { linkGroups, mergeReport, parseShard, shardOperations, type ShardRecord } from "../shard.js";
+import { readSettings, SettingsError, type Settings } from "../config/settings.js";
+import { linkGroups, mergeReport, shardOperations, type ShardRecord } from "../cli/shard.js";
+import { parseShard } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 const dir = tempDir("contract-scale-");

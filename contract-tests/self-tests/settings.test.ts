@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanUp, tempDir } from "./support/spawn.js";
-import { DEFAULT_MAX_REQUESTS, MOCK_API_KEY, readSettings, SettingsError } from "../settings.js";
+import { DEFAULT_MAX_REQUESTS, MOCK_API_KEY, readSettings, SettingsError } from "../config/settings.js";
 
 const live = { CONTRACT_BASE_URL: "https://staging.example.com/", CONTRACT_API_KEY: "sk_live_setting_test" };
 const refused = (env: Record<string, string>) => {

@@ -3,8 +3,8 @@ import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, sendJson, type TestServer } from "../../src/test/support/server.js";
-import { readSettings } from "../settings.js";
-import { createTarget, jsonDepth } from "../target.js";
+import { readSettings } from "../config/settings.js";
+import { createTarget, jsonDepth } from "../transport/target.js";
 
 const KEY = "sk_live_TargetTest+key/9=";
 const servers: TestServer[] = [];

@@ -1,9 +1,11 @@
 /** Schemathesis's unsupported_method, adopted as warnings: the check on its own, and which method the phase sends where. */
 import { describe, expect, it } from "vitest";
-import { runChecks } from "../checks/index.js";
+import { ALL_CHECKS } from "../modules/index.js";
+
+const { run: runChecks } = ALL_CHECKS;
 import { unsupportedMethodFor } from "../engine/unsupported.js";
 import { exchange, model } from "../fixtures/exchanges.js";
-import type { Exchange, Intent } from "../types.js";
+import type { Exchange, Intent } from "../model/types.js";
 
 const GET_SITEMAP = (status: number, headers: Record<string, string> = {}): Exchange => {
   const ex = exchange("createSitemapRequest", { status, body: { message: "x" } });

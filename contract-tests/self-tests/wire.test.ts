@@ -4,10 +4,10 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OperationEntry, SecurityEntry } from "../../openapi/lib/operations.js";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
-import { finding } from "../exchange.js";
-import { readSettings } from "../settings.js";
-import { createTarget } from "../target.js";
-import { acceptOf, authPlan, credentialValue, type WireRules } from "../wire.js";
+import { finding } from "../model/exchange.js";
+import { readSettings } from "../config/settings.js";
+import { createTarget } from "../transport/target.js";
+import { acceptOf, authPlan, credentialValue, type WireRules } from "../model/wire.js";
 
 const apiKey = (where: string, name = "api_key"): SecurityEntry => ({
   scheme: `key-${where}`,

@@ -9,7 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { DocumentError, pointerSegment } from "./spec.js";
+import { pointerSegment } from "./document-error.js";
+import { DocumentError } from "./document-error.js";
 
 /** The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`. */
 export function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknown }> {

@@ -8,6 +8,7 @@ import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { fileURLToPath } from "node:url";
 import { ajvRegExp } from "./regex.js";
+import { DocumentError, pointerSegment } from "./document-error.js";
 import { assertSelfContained, readDocumentFile } from "./self-contained.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
@@ -23,11 +24,6 @@ export type OpenApiDocument = Record<string, any>;
 
 /** The id under which the whole document is registered with ajv. */
 export const SPEC_ID = "https://webauto-api.local/openapi.yaml";
-
-/** A file that is not an OpenAPI document this project can read; the message names the file and the rule. */
-export class DocumentError extends Error {
-  override name = "DocumentError";
-}
 
 /** True for a JSON object (not null, not an array). */
 export const isMapping = (v: unknown): v is Record<string, any> =>
@@ -173,11 +169,6 @@ function checkReferences(doc: Record<string, unknown>, path: string): void {
         `${path}: the $ref ${JSON.stringify(ref)} at ${at || "/"} does not resolve (no such place in the document)`,
       );
   });
-}
-
-/** Escapes one JSON pointer segment (RFC 6901). */
-export function pointerSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Builds a JSON pointer from raw segments. */

@@ -84,7 +84,7 @@ describe("spec gates", { timeout: 120_000 }, () => {
     const undescribed = spectral(
       brokenCopy((y) =>
         y.replace(
-          /      summary: List browser requests\n      description: \|\n(?:        .*\n|\n)+?      parameters:/,
+          / {6}summary: List browser requests\n {6}description: \|\n(?: {8}.*\n|\n)+? {6}parameters:/,
           "      summary: List browser requests\n      parameters:",
         ),
       ),

@@ -4,8 +4,8 @@
  * nullable turns one row red, named by the seed section it comes from.
  */
 import { describe, expect, test } from "vitest";
-import { SpecModel } from "../../contract-tests/model.js";
-import { undocumentedMembers } from "../../contract-tests/undocumented.js";
+import { SpecModel } from "../../contract-tests/model/model.js";
+import { undocumentedMembers } from "../../contract-tests/model/undocumented.js";
 import { derefSchema, loadSpec, resolvePointer, SPEC_PATH, SpecValidator } from "../lib/spec.js";
 
 const spec = loadSpec();

@@ -4,7 +4,8 @@
  * what a real API of that size would have). Used by the corpus benchmark and to trim corpus documents.
  */
 import { HTTP_METHODS } from "../../openapi/lib/operations.js";
-import { isMapping, pointerSegment, refPointer, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { isMapping, refPointer, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { pointerSegment } from "../../openapi/lib/document-error.js";
 
 /** How many operations `doc` has. */
 export function countOperations(doc: OpenApiDocument): number {

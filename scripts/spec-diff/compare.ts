@@ -5,7 +5,8 @@
  * location), request bodies, responses, headers and security requirements compared as sets. Components are
  * reached only through what the operations use, so an unused component is not a change to the API.
  */
-import { derefSchema, isMapping, pointerSegment, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { derefSchema, isMapping, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { pointerSegment } from "../../openapi/lib/document-error.js";
 import { documentView } from "../../openapi/lib/views.js";
 import { compareSchema, type Finding, type SchemaContext } from "./schema.js";
 

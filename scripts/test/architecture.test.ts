@@ -66,6 +66,17 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The contract suite's layers, lowest first: a production file imports only from its own layer or a lower
+ * one (type-only imports included). See contract-tests/README.md, "Architecture".
+ */
+const LAYERS = ["model", "config", "transport", "checks", "engine", "modules", "report", "cli"];
+const layerOf = (f: string): number | undefined => {
+  const m = /^contract-tests\/([^/]+)\//.exec(f);
+  const i = m ? LAYERS.indexOf(m[1]!) : -1;
+  return i < 0 ? undefined : i;
+};
+
 const graphOf = (list: Edge[]) => {
   const g = new Map<string, string[]>();
   for (const e of list) g.set(e.from, [...(g.get(e.from) ?? []), e.to]);
@@ -77,7 +88,7 @@ describe("the import graph", () => {
 
   it("is read (a sanity check of the parser)", () => {
     expect(all.some((e) => e.from === "src/client.ts" && e.to === "generated/routes.ts")).toBe(true);
-    expect(all.some((e) => e.from === "contract-tests/engine/run.ts" && e.to === "src/errors.ts")).toBe(true);
+    expect(all.some((e) => e.from === "contract-tests/cli/contract-run.ts" && e.to === "src/errors.ts")).toBe(true);
   });
 
   it("points one way: no production folder imports from a folder above it", () => {
@@ -89,6 +100,20 @@ describe("the import graph", () => {
     expect(
       cycles(graphOf(all.filter((e) => e.from.startsWith("src/") && !isTest(e.from) && e.to.startsWith("src/")))),
     ).toEqual([]);
+  });
+
+  it("has no cycle anywhere in production code (type-only imports included)", () => {
+    expect(cycles(graphOf(all.filter((e) => !isTest(e.from) && !isTest(e.to))))).toEqual([]);
+  });
+
+  it("keeps the contract suite's layers: no file imports from a layer above its own", () => {
+    const production = all.filter((e) => e.from.startsWith("contract-tests/") && !isTest(e.from));
+    expect(
+      production.every((e) => layerOf(e.from) !== undefined),
+      "every production file is in a layer folder",
+    ).toBe(true);
+    const upward = production.filter((e) => (layerOf(e.to) ?? -1) > layerOf(e.from)!);
+    expect(upward.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 
   it("has no cycle of value imports in the contract suite", () => {
@@ -116,7 +141,7 @@ describe("the import graph", () => {
         ]),
       ),
     ).toHaveLength(1);
-    expect(ALLOWED.src!("contract-tests/target.ts")).toBe(false);
+    expect(ALLOWED.src!("contract-tests/transport/target.ts")).toBe(false);
     expect(ALLOWED["contract-tests"]!("src/client.ts")).toBe(false);
   });
 });

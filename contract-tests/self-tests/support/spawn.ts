@@ -1,4 +1,4 @@
-/** Spawns the contract suite's command line (contract-tests/run.ts, what `npm run contract` and `webauto-contract` run) as users run it, and collects what it produced. */
+/** Spawns the contract suite's command line (contract-tests/cli/run.ts, what `npm run contract` and `webauto-contract` run) as users run it, and collects what it produced. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -9,7 +9,7 @@ import type { RunReport } from "../../report/render.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const TSX = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/cli.mjs");
-const CLI = join(ROOT, "contract-tests/run.ts");
+const CLI = join(ROOT, "contract-tests/cli/run.ts");
 const made: string[] = [];
 
 /** What one run produced. */

@@ -158,3 +158,23 @@ export interface Replay {
 
 /** A check: a small pure function returning the findings it sees (none on a pass). The registry stamps `check`. */
 export type Check = (exchange: Exchange, ctx: CheckContext) => Array<Omit<Finding, "check">>;
+
+/** The outcome of one scenario. */
+export interface ScenarioResult {
+  id: string;
+  operation: string;
+  phase: string;
+  title: string;
+  status: "passed" | "failed" | "skipped";
+  skipReason?: string;
+  /** Every finding (warnings included); those the baseline accepts are in `accepted` instead. */
+  findings: Finding[];
+  accepted: Finding[];
+  exchanges: number;
+  /** Requests the target had sent when the scenario ended (the run's total is the last one). */
+  requestsSent?: number;
+  /** An internal error of the scenario (a bug of the suite, not a finding). */
+  error?: string;
+  /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
+  notRun?: string;
+}

@@ -9,32 +9,15 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OperationEntry } from "../openapi/lib/operations.js";
-import type { Scrubber } from "../src/redact.js";
-import { allLinks } from "./engine/links.js";
-import type { ScenarioResult } from "./engine/run.js";
-import { loadBaseline } from "./report/baseline.js";
-import { buildReport, type RunReport } from "./report/render.js";
-import { SettingsError } from "./options.js";
-import { readJsonFile } from "../openapi/lib/self-contained.js";
-
-/** One share of a run: shard `index` (1-based) of `count`. */
-export interface Shard {
-  index: number;
-  count: number;
-}
-
-/** Reads `i/n` (1 ≤ i ≤ n); `name` is the flag or variable it came from, for the message. */
-export function parseShard(raw: string, name = "CONTRACT_SHARD"): Shard {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count || count > 1000)
-    throw new SettingsError(
-      `${name} must be i/n with 1 ≤ i ≤ n ≤ 1000 (e.g. 2/4), got ${JSON.stringify(raw.slice(0, 20))}`,
-    );
-  return { index, count };
-}
+import type { OperationEntry } from "../../openapi/lib/operations.js";
+import type { Scrubber } from "../../src/redact.js";
+import { allLinks } from "../engine/links.js";
+import type { ScenarioResult } from "../model/types.js";
+import { loadBaseline } from "../report/baseline.js";
+import { buildReport, type RunReport } from "../report/render.js";
+import { SettingsError } from "../config/options.js";
+import type { Shard } from "../config/settings.js";
+import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
 /** The operations of the document in groups that links join (union-find), each group in document order. */
 export function linkGroups(operations: OperationEntry[]): OperationEntry[][] {

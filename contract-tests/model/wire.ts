@@ -14,7 +14,7 @@
  * An operation is sent with the first alternative of its `security` whose schemes can all be placed; an
  * empty alternative (`{}`) makes authentication optional; `security: []` sends no credential.
  */
-import type { OperationEntry, SecurityEntry } from "../openapi/lib/operations.js";
+import type { OperationEntry, SecurityEntry } from "../../openapi/lib/operations.js";
 
 /** Where one credential goes, and how it is written. */
 export interface Placement {

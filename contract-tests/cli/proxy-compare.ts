@@ -9,12 +9,12 @@ import { createServer, type IncomingMessage } from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import { startPrism } from "../openapi/lib/prism.js";
-import { runContract } from "./engine/run.js";
-import { FAULTS, type Fault } from "./fault-server/faults.js";
-import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer } from "./fault-server/server.js";
-import { documentWithAddedOperation } from "./fixtures/document-copy.js";
-import { readSettings, type Settings } from "./settings.js";
+import { startPrism } from "../../openapi/lib/prism.js";
+import { runContract } from "./contract-run.js";
+import { FAULTS, type Fault } from "../fault-server/faults.js";
+import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer } from "../fault-server/server.js";
+import { documentWithAddedOperation } from "../fixtures/document-copy.js";
+import { readSettings, type Settings } from "../config/settings.js";
 
 interface Row {
   variant: string;

@@ -3,14 +3,14 @@
  * JSON, JUnit, markdown and text files written through the scrubber.
  */
 import type { Scrubber } from "../../src/redact.js";
-import type { ScenarioResult } from "../engine/run.js";
+import type { ScenarioResult } from "../model/types.js";
 import { linkOrder } from "../engine/links.js";
-import { specModel } from "../model.js";
-import { shardOperations, writeShardRecord } from "../shard.js";
-import type { Settings } from "../settings.js";
-import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "./baseline.js";
-import { buildReport, type RunReport } from "./render.js";
-import { writeReports } from "./write.js";
+import { specModel } from "../model/model.js";
+import { shardOperations, writeShardRecord } from "./shard.js";
+import type { Settings } from "../config/settings.js";
+import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "../report/baseline.js";
+import { buildReport, type RunReport } from "../report/render.js";
+import { writeReports } from "../report/write.js";
 
 /** What the end of a run produced. */
 export interface Finished {

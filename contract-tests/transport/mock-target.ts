@@ -4,9 +4,9 @@
  * Prism's reason (exit 2), not an internal error; while a large document loads, progress is reported.
  */
 import { statSync } from "node:fs";
-import { PrismStartError, startDeadlineMs, startPrism, type PrismServer } from "../openapi/lib/prism.js";
-import { SettingsError } from "./options.js";
-import type { Settings } from "./settings.js";
+import { PrismStartError, startDeadlineMs, startPrism, type PrismServer } from "../../openapi/lib/prism.js";
+import { SettingsError } from "../config/options.js";
+import type { Settings } from "../config/settings.js";
 
 /** Writes whole lines (the command line scrubs every key of the run from them). */
 export type Out = (line: string) => void;

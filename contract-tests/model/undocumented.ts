@@ -1,5 +1,5 @@
 /** Finds response properties the document does not list, walking nested objects, arrays and compositions. */
-import { pointerSegment } from "../openapi/lib/spec.js";
+import { pointerSegment } from "../../openapi/lib/document-error.js";
 import type { SpecModel } from "./model.js";
 
 /** Appends one by one: a response with 200,000 undocumented members is no spread of 200,000 arguments (RangeError). */

@@ -9,8 +9,8 @@ import {
   successResponse,
   type OperationEntry,
   type ResponseEntry,
-} from "../openapi/lib/operations.js";
-import { toPointer } from "../openapi/lib/spec.js";
+} from "../../openapi/lib/operations.js";
+import { toPointer } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 
 /** `#` + a JSON pointer: the form every promise into the document takes. */

@@ -4,14 +4,14 @@
  * keys from everything it records, retries what never reached the server and 429s, stops sending when the
  * request budget is spent, and opens a breaker after consecutive transport failures.
  */
-import { readLimited } from "../src/body.js";
-import { causeText } from "../src/errors.js";
-import { createScrubber, type Scrubber } from "../src/redact.js";
-import { parseRetryAfterMs } from "../src/retry.js";
-import type { Settings } from "./settings.js";
+import { readLimited } from "../../src/body.js";
+import { causeText } from "../../src/errors.js";
+import { createScrubber, type Scrubber } from "../../src/redact.js";
+import { parseRetryAfterMs } from "../../src/retry.js";
+import type { Settings } from "../config/settings.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
-import type { Exchange } from "./types.js";
-import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "./wire.js";
+import type { Exchange } from "../model/types.js";
+import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
 
 /** How to authenticate one request. */
 export type KeyMode = "valid" | "none" | "empty" | "wrong" | "second";

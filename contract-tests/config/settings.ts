@@ -6,12 +6,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DocumentError, SPEC_PATH } from "../openapi/lib/spec.js";
-import { headerValueProblem } from "../src/values.js";
-import { GENERATION_SEED } from "./engine/generate.js";
-import { specModel } from "./model.js";
+import { SPEC_PATH } from "../../openapi/lib/spec.js";
+import { DocumentError } from "../../openapi/lib/document-error.js";
+import { headerValueProblem } from "../../src/values.js";
+import { specModel } from "../model/model.js";
 import { resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
-import { parseShard, type Shard } from "./shard.js";
 
 export { SettingsError } from "./options.js";
 
@@ -63,11 +62,14 @@ export interface Settings {
   shard?: Shard;
 }
 
+/** The fixed seed of every generated sample (repeatable runs). */
+export const GENERATION_SEED = 20_251_121;
+
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
 export const MOCK_API_KEY = "contract-mock-key-0000";
 
 /** The project's committed baseline of the staging service (the staging workflow names it with CONTRACT_BASELINE). */
-export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("./baseline.json", import.meta.url));
+export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("../baseline.json", import.meta.url));
 
 /** The baseline a run reads (when it exists) and `--update-baseline` writes, unless CONTRACT_BASELINE names another. */
 export const BASELINE_FILE = "contract-baseline.json";
@@ -286,4 +288,22 @@ export function configuredValue(
   for (const key of [`${operationId}.${name}`, name])
     if (Object.hasOwn(settings.params, key)) return { found: true, value: settings.params[key] };
   return { found: false };
+}
+
+/** One share of a run: shard `index` (1-based) of `count`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Reads `i/n` (1 ≤ i ≤ n); `name` is the flag or variable it came from, for the message. */
+export function parseShard(raw: string, name = "CONTRACT_SHARD"): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count || count > 1000)
+    throw new SettingsError(
+      `${name} must be i/n with 1 ≤ i ≤ n ≤ 1000 (e.g. 2/4), got ${JSON.stringify(raw.slice(0, 20))}`,
+    );
+  return { index, count };
 }

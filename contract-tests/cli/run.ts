@@ -16,18 +16,19 @@
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).
  */
-import type { PrismServer } from "../openapi/lib/prism.js";
-import type { Scrubber } from "../src/redact.js";
-import { ContractRun, preflight, preflightFailure, type ScenarioResult } from "./engine/run.js";
-import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "./options.js";
-import { BaselineError, loadBaseline, type Baseline } from "./report/baseline.js";
-import { finishRun } from "./report/finish.js";
-import { formatText, notRunText } from "./report/render.js";
-import { startMock, type Out } from "./mock-target.js";
+import type { PrismServer } from "../../openapi/lib/prism.js";
+import type { Scrubber } from "../../src/redact.js";
+import { ContractRun, preflight, preflightFailure } from "./contract-run.js";
+import type { ScenarioResult } from "../model/types.js";
+import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "../config/options.js";
+import { BaselineError, loadBaseline, type Baseline } from "../report/baseline.js";
+import { finishRun } from "./finish.js";
+import { formatText, notRunText } from "../report/render.js";
+import { startMock, type Out } from "../transport/mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
-import { settingsFrom, type Settings } from "./settings.js";
-import { runScrubber } from "./target.js";
-import { outsideText } from "../openapi/lib/outside-text.js";
+import { settingsFrom, type Settings } from "../config/settings.js";
+import { runScrubber } from "../transport/target.js";
+import { outsideText } from "../../openapi/lib/outside-text.js";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

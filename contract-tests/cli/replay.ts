@@ -7,17 +7,17 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { PrismServer } from "../openapi/lib/prism.js";
-import { runChecks } from "./checks/index.js";
-import { specModel } from "./model.js";
-import type { ResolvedOptions } from "./options.js";
-import { placeOf } from "./report/baseline.js";
-import type { ReportedFinding, RunReport } from "./report/render.js";
-import { startMock, type Out } from "./mock-target.js";
-import { settingsFrom } from "./settings.js";
-import { createTarget } from "./target.js";
-import { wireRules } from "./wire.js";
-import { readJsonFile } from "../openapi/lib/self-contained.js";
+import type { PrismServer } from "../../openapi/lib/prism.js";
+import { ALL_CHECKS } from "../modules/index.js";
+import { specModel } from "../model/model.js";
+import type { ResolvedOptions } from "../config/options.js";
+import { placeOf } from "../report/baseline.js";
+import type { ReportedFinding, RunReport } from "../report/render.js";
+import { startMock, type Out } from "../transport/mock-target.js";
+import { settingsFrom } from "../config/settings.js";
+import { createTarget } from "../transport/target.js";
+import { wireRules } from "../model/wire.js";
+import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
 /** A report file that cannot be replayed (exit 2). */
 export class ReplayError extends Error {
@@ -75,7 +75,7 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
         ...(r.bodyText !== undefined ? { rawBody: r.bodyText } : {}),
         ...(r.contentType ? { contentType: r.contentType } : {}),
       });
-      const again = runChecks([f.check], ex, {
+      const again = ALL_CHECKS.run([f.check], ex, {
         ...r.context,
         model,
         strict: report.target.strict || settings.strict,

@@ -3,45 +3,24 @@
  * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
  * and the self-tests both drive it.
  */
-import { DocumentError } from "../../openapi/lib/spec.js";
+import { DocumentError } from "../../openapi/lib/document-error.js";
 import { causeText } from "../../src/errors.js";
-import { runChecks } from "../checks/index.js";
-import { specModel, type SpecModel } from "../model.js";
-import { moduleScenarios, timeoutFor } from "../modules/index.js";
+import { specModel, type SpecModel } from "../model/model.js";
+import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
 import { entryKey, findingKey, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
-import type { Settings } from "../settings.js";
-import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
-import { requestUrl } from "../boundary.js";
-import { wireRules } from "../wire.js";
-import { linkOrder } from "./links.js";
-import { shardOperations } from "../shard.js";
-import type { Finding } from "../types.js";
-import { genericScenarios } from "./phases.js";
-import { checkSelection, selectOperations, selectPhases } from "./select.js";
-import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
+import type { Settings } from "../config/settings.js";
+import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transport/target.js";
+import { requestUrl } from "../transport/boundary.js";
+import { wireRules } from "../model/wire.js";
+import { linkOrder } from "../engine/links.js";
+import { shardOperations } from "./shard.js";
+import type { Finding, ScenarioResult } from "../model/types.js";
+import { genericScenarios } from "../engine/phases.js";
+import { checkSelection, selectOperations, selectPhases } from "../engine/select.js";
+import { Verdict, type RunState, type Scenario, type ScenarioContext } from "../engine/scenario.js";
 
 /** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
 const MAX_FINDINGS = 200;
-
-/** The outcome of one scenario. */
-export interface ScenarioResult {
-  id: string;
-  operation: string;
-  phase: string;
-  title: string;
-  status: "passed" | "failed" | "skipped";
-  skipReason?: string;
-  /** Every finding (warnings included); those the baseline accepts are in `accepted` instead. */
-  findings: Finding[];
-  accepted: Finding[];
-  exchanges: number;
-  /** Requests the target had sent when the scenario ended (the run's total is the last one). */
-  requestsSent?: number;
-  /** An internal error of the scenario (a bug of the suite, not a finding). */
-  error?: string;
-  /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
-  notRun?: string;
-}
 
 /** One entry per finding and place (array indices folded), with how often it occurred. */
 function distinct(findings: Finding[]): Finding[] {
@@ -65,7 +44,7 @@ function distinct(findings: Finding[]): Finding[] {
 export class ContractRun {
   readonly model: SpecModel;
   readonly target: Target;
-  readonly state: RunState = { successes: new Map() };
+  readonly state: RunState = { successes: new Map(), checks: ALL_CHECKS };
   /** The keys of the baseline entries that accept findings (an expired entry accepts nothing). */
   readonly #accepting: Set<string>;
 
@@ -82,7 +61,7 @@ export class ContractRun {
 
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
-    checkSelection(this.settings);
+    checkSelection(this.settings, this.state.checks.ids());
     const operations = selectOperations(linkOrder(this.operations()), this.settings);
     return selectPhases(
       operations.flatMap((op) => [
@@ -216,7 +195,7 @@ export function preflightFailure(run: ContractRun, reason: string): ScenarioResu
       elapsedMs: 0,
     },
   };
-  const findings = runChecks(["not_a_server_error"], exchange, {
+  const findings = ALL_CHECKS.run(["not_a_server_error"], exchange, {
     intent: "conforming",
     strict: false,
     live: true,

@@ -7,9 +7,9 @@ import {
   documentedResponse,
   type MediaEntry,
   type OperationEntry,
-} from "../openapi/lib/operations.js";
-import { derefSchema, resolvePointer, type OpenApiDocument } from "../openapi/lib/spec.js";
-import { documentView, type Direction } from "../openapi/lib/views.js";
+} from "../../openapi/lib/operations.js";
+import { derefSchema, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { documentView, type Direction } from "../../openapi/lib/views.js";
 import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./reading.js";
 
 /**

@@ -1,6 +1,6 @@
 /** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
-import { isJsonMedia, matchingMedia } from "../openapi/lib/operations.js";
-import { isMapping } from "../openapi/lib/spec.js";
+import { isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 import type { Exchange, Finding, SentRequest } from "./types.js";
 

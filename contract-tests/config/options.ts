@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { readJsonFile } from "../openapi/lib/self-contained.js";
+import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
 /** A setting that breaks a rule; the message names the flag, variable or config key and the rule. */
 export class SettingsError extends Error {

@@ -11,12 +11,12 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BaselineError } from "./report/baseline.js";
-import { formatText, notRunText } from "./report/render.js";
-import { writeReports } from "./report/write.js";
-import { SettingsError } from "./settings.js";
+import { BaselineError } from "../report/baseline.js";
+import { formatText, notRunText } from "../report/render.js";
+import { writeReports } from "../report/write.js";
+import { SettingsError } from "../config/settings.js";
 import { mergeReport, readRecords } from "./shard.js";
-import { runScrubber } from "./target.js";
+import { runScrubber } from "../transport/target.js";
 
 /** The default shard folders: reports/shard-<i>-of-<n>. */
 function defaultDirs(root: string): string[] {

@@ -7,8 +7,8 @@
  * recorded and named (never thrown into every scenario), and its values are not validated.
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
-import { readDocumentFile } from "../openapi/lib/self-contained.js";
+import type { MediaEntry, OperationEntry } from "../../openapi/lib/operations.js";
+import { readDocumentFile } from "../../openapi/lib/self-contained.js";
 import {
   forEachNode,
   isMapping,
@@ -17,7 +17,7 @@ import {
   SpecValidator,
   toPointer,
   type OpenApiDocument,
-} from "../openapi/lib/spec.js";
+} from "../../openapi/lib/spec.js";
 import { authPlan, credentialDoubt } from "./wire.js";
 
 /** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
