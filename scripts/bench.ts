@@ -115,13 +115,14 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("the bench server did not start within 30 s")), 30_000);
-    child.once("message", (m: { port: number }) => (clearTimeout(timer), resolve(m.port)));
-    child.once(
-      "exit",
-      (code, signal) => (
-        clearTimeout(timer), reject(new Error(`the bench server exited (${code ?? signal}) before listening`))
-      ),
-    );
+    child.once("message", (m: { port: number }) => {
+      clearTimeout(timer);
+      resolve(m.port);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench server exited (${code ?? signal}) before listening`));
+    });
   });
   return { url: `http://127.0.0.1:${port}`, child };
 }
@@ -629,16 +630,15 @@ async function main(): Promise<void> {
     "Each measurement runs in a fresh child process (node --expose-gc); the server in its own process. Ratios are of totals over alternating rounds (A B C D, D C B A, ...), with the range of the per-round ratios. kB = 1000 bytes.",
     `${rows.filter((r) => r.ok === true).length} targets met, ${missed} missed${failures.length ? `, ${failures.length} measurement(s) failed` : ""}.`,
   ];
-  const report =
-    [
-      `# npm run bench`,
-      "",
-      renderTable(rows),
-      "",
-      ...(profiled ? [profileTable(profiled), ""] : []),
-      ...(sizes ? [moduleTable(sizes), ""] : []),
-      ...notes.map((n) => `${n}  `),
-    ].join("\n") + "\n";
+  const report = `${[
+    `# npm run bench`,
+    "",
+    renderTable(rows),
+    "",
+    ...(profiled ? [profileTable(profiled), ""] : []),
+    ...(sizes ? [moduleTable(sizes), ""] : []),
+    ...notes.map((n) => `${n}  `),
+  ].join("\n")}\n`;
   writeFileSync(`${root}reports/bench.md`, report);
   console.log(report);
   console.log("(written to reports/bench.md)");

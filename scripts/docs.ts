@@ -261,7 +261,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
     files.push(rel);
   };
   write("openapi.yaml", currentText);
-  write("openapi.json", JSON.stringify(doc, null, 2) + "\n");
+  write("openapi.json", `${JSON.stringify(doc, null, 2)}\n`);
 
   // Redoc pages: the current document, then each version whose document differs from it (a version
   // whose text is the current one gets a copy of the reference page).
@@ -305,7 +305,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
   }
 
   const entries: VersionEntry[] = versions.map((v) => ({ version: v.version, dir: `v${v.version}`, source: v.source }));
-  write("versions.json", JSON.stringify({ current: version, versions: entries }, null, 2) + "\n");
+  write("versions.json", `${JSON.stringify({ current: version, versions: entries }, null, 2)}\n`);
   write(
     "index.html",
     landingPage({

@@ -216,7 +216,9 @@ export class WebautoClient {
     const text = decode(got.body);
     if (got.status < 200 || got.status >= 300) {
       const headers = new Headers();
-      got.headers.forEach((v, k) => headers.append(k, scrub.text(v)));
+      got.headers.forEach((v, k) => {
+        headers.append(k, scrub.text(v));
+      });
       const retry = got.retryAfterMs !== undefined ? { retryAfterMs: got.retryAfterMs } : {};
       throw makeApiError({
         status: got.status,

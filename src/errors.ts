@@ -9,7 +9,7 @@ import { boundedText, redactHeaders } from "./redact.js";
 /** The most characters of a response body an error keeps in `body`. */
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
 /** The most characters of server text an error message carries. */
-export const MAX_MESSAGE_DETAIL_CHARS = 200;
+const MAX_MESSAGE_DETAIL_CHARS = 200;
 
 /** Base class of every error thrown by this package. */
 export class WebautoError extends Error {
@@ -86,7 +86,7 @@ export class ApiError extends WebautoError {
           : "no body";
     const code = error?.code ? `${boundedText(error.code, 60)}: ` : "";
     super(
-      `${summary ? summary + ": " : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`,
+      `${summary ? `${summary}: ` : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`,
     );
     this.status = init.status;
     this.error = error;

@@ -117,7 +117,7 @@ export function checkMaxRetries(name: string, value: unknown, fallback: number):
  * Checks the API key: a header value (no control characters, nothing outside Latin-1, no surrounding
  * spaces). The message names the position, never the key. Short keys are accepted and scrubbed too.
  */
-export function checkApiKey(value: unknown): string {
+function checkApiKey(value: unknown): string {
   if (value === undefined || value === "") throw new ArgumentError("apiKey", "is required (or set WEBAUTO_API_KEY)");
   if (typeof value !== "string") throw new ArgumentError("apiKey", `must be a string, got ${typeof value}`);
   const problem = headerValueProblem(value);

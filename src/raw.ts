@@ -16,7 +16,8 @@ export function lazyRawClient<Paths extends {}>(load: () => Promise<Client<Paths
   const ready = () =>
     (loading ??= load().then((c) => {
       if (registered.length) c.use(...registered);
-      return (loaded = c);
+      loaded = c;
+      return c;
     }));
   const raw = Object.fromEntries(
     METHODS.map((m) => [

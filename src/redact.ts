@@ -6,12 +6,12 @@
  */
 
 /** The placeholder printed instead of a secret. */
-export const REDACTED = "***";
+const REDACTED = "***";
 
 const SECRET_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
 /** True for header names whose values are secrets (`X-API-Key`, `Authorization`, cookies). */
-export function isSecretHeader(name: string): boolean {
+function isSecretHeader(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase());
 }
 
@@ -71,7 +71,10 @@ export function createScrubber(secret: string | undefined): Scrubber {
       const node = stack.pop();
       if (node === null || typeof node !== "object") continue;
       if (Array.isArray(node)) {
-        node.forEach((item, i) => (typeof item === "string" ? (node[i] = text(item)) : stack.push(item)));
+        node.forEach((item, i) => {
+          if (typeof item === "string") node[i] = text(item);
+          else stack.push(item);
+        });
         continue;
       }
       const obj = node as Record<string, unknown>;

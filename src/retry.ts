@@ -19,13 +19,13 @@ export type AttemptOutcome =
 /** Upper bound on a server-requested delay that is honoured; a longer one ends the retries (the error carries it). */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** The floor under every retry delay, so `Retry-After: 0` cannot turn retries into a burst. */
-export const MIN_RETRY_DELAY_MS = 100;
+const MIN_RETRY_DELAY_MS = 100;
 /** The most retries a client or call may ask for. */
 export const MAX_RETRIES = 10;
 /** First backoff delay; doubled per retry. */
-export const INITIAL_RETRY_DELAY_MS = 500;
+const INITIAL_RETRY_DELAY_MS = 500;
 /** Backoff cap. */
-export const MAX_RETRY_DELAY_MS = 8_000;
+const MAX_RETRY_DELAY_MS = 8_000;
 
 /** True when the outcome may be retried under `mode` (attempts left are checked by the caller). */
 export function shouldRetry(outcome: AttemptOutcome, mode: RetryMode): boolean {

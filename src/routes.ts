@@ -57,7 +57,10 @@ export function operationFor(method: string, pathname: string): OperationId | un
 const PATTERNS = new Map<string, RegExp>();
 const compiled = (pattern: string) => {
   let re = PATTERNS.get(pattern);
-  if (!re) PATTERNS.set(pattern, (re = new RegExp(pattern, "u")));
+  if (!re) {
+    re = new RegExp(pattern, "u");
+    PATTERNS.set(pattern, re);
+  }
   return re;
 };
 
@@ -69,7 +72,9 @@ export function checkValue(name: string, value: unknown, c: Constraints): void {
       throw new ArgumentError(name, `must have at least ${c.minItems} item(s); omit it instead`);
     if (c.maxItems !== undefined && value.length > c.maxItems)
       throw new ArgumentError(name, `must have at most ${c.maxItems} item(s)`);
-    value.forEach((item, i) => c.items && checkValue(`${name}[${i}]`, item, c.items));
+    value.forEach((item, i) => {
+      if (c.items) checkValue(`${name}[${i}]`, item, c.items);
+    });
     return;
   }
   if (c.type === "integer" && !Number.isInteger(value))

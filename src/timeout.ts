@@ -5,7 +5,7 @@
  */
 
 /** The reason an attempt signal carries when its own deadline fired. */
-export class AttemptTimeout {
+class AttemptTimeout {
   constructor(readonly timeoutMs: number) {}
 }
 

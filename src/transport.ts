@@ -235,7 +235,9 @@ export function createTransport(config: TransportConfig): Transport {
     return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const callHeaders: Record<string, string> = {};
-      request.headers.forEach((value, name) => (callHeaders[name] = value));
+      request.headers.forEach((value, name) => {
+        callHeaders[name] = value;
+      });
       const body = request.body ? await request.arrayBuffer() : undefined;
       const signal = opts.signal ?? request.signal;
       const got = await send(
@@ -244,7 +246,9 @@ export function createTransport(config: TransportConfig): Transport {
       );
       const text = scrubber.text(decode(got.body));
       const headers = new Headers();
-      got.headers.forEach((value, name) => headers.append(name, scrubber.text(value)));
+      got.headers.forEach((value, name) => {
+        headers.append(name, scrubber.text(value));
+      });
       const nullBody = got.status === 204 || got.status === 205 || got.status === 304;
       const response = new Response(nullBody ? null : text, {
         status: got.status,

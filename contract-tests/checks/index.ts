@@ -57,7 +57,7 @@ const INTENT = {
 } satisfies Record<string, CheckDef>;
 
 /** The checks every exchange gets, whatever the operation, by id. */
-export const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT };
+const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT };
 
 /**
  * Requests the document rules out (invalid input, a missing or wrong credential): a server may read them any

@@ -39,7 +39,7 @@ function main(): number {
   }
   const outDir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports");
   const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : defaultDirs(resolve("reports"));
-  let merged;
+  let merged: ReturnType<typeof mergeReport>;
   try {
     merged = mergeReport(
       readRecords(dirs),

@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const text = table(rows);
   const dir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "proxy-compare.md"), text + "\n");
+  writeFileSync(join(dir, "proxy-compare.md"), `${text}\n`);
   console.log(text);
 }
 

@@ -59,7 +59,7 @@ export function shardOperations(operations: OperationEntry[], shard: Shard): Ope
 }
 
 /** The file a shard writes next to its reports, read by the merge. */
-export const SHARD_FILE = "contract-shard.json";
+const SHARD_FILE = "contract-shard.json";
 
 /** What a shard records for the merge. */
 export interface ShardRecord {
@@ -85,7 +85,7 @@ export function writeShardRecord(dir: string, record: ShardRecord, scrubber: Scr
 }
 
 /** The results of every shard in the order a single run would have produced them; throws SettingsError for an incomplete or mixed set. */
-export function mergeRecords(records: ShardRecord[]): {
+function mergeRecords(records: ShardRecord[]): {
   first: ShardRecord;
   results: ScenarioResult[];
   requests: number;

@@ -72,13 +72,13 @@ export const MOCK_API_KEY = "contract-mock-key-0000";
 export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("../baseline.json", import.meta.url));
 
 /** The baseline a run reads (when it exists) and `--update-baseline` writes, unless CONTRACT_BASELINE names another. */
-export const BASELINE_FILE = "contract-baseline.json";
+const BASELINE_FILE = "contract-baseline.json";
 
 /** Defaults of the request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
 
 /** The document shipped with the package (openapi/openapi.yaml next to its package.json), wherever this code runs from (sources or the bundled CLI). */
-export function packagedDocument(): string {
+function packagedDocument(): string {
   if (existsSync(SPEC_PATH)) return SPEC_PATH;
   for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
     const file = join(dir, "openapi", "openapi.yaml");
@@ -198,7 +198,7 @@ function params(o: Options): Record<string, unknown> {
 
 const list = (o: Options, name: string): string[] | undefined => {
   const v = o.get(name)?.value as string[] | undefined;
-  return v && v.length ? v : undefined;
+  return v?.length ? v : undefined;
 };
 
 /** Parses the environment alone (no flags, no config file); throws SettingsError naming the variable and rule on bad input. */
@@ -223,7 +223,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const specPath = resolve(o.text("spec")?.trim() || packagedDocument());
   if (!existsSync(specPath)) throw new SettingsError(`${specLabel} names a file that does not exist: ${specPath}`);
   // Read once per process: the plan, the preflight and the reports reuse the same model.
-  let model;
+  let model: ReturnType<typeof specModel>;
   try {
     model = specModel(specPath);
   } catch (err) {

@@ -71,13 +71,12 @@ const linksOf = new WeakMap<OperationEntry[], SourcedLink[]>();
 /** Every link of the document, with the operation and status it leaves from (computed once per operation table). */
 export function allLinks(operations: OperationEntry[]): SourcedLink[] {
   let links = linksOf.get(operations);
-  if (!links)
-    linksOf.set(
-      operations,
-      (links = operations.flatMap((op) =>
-        op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
-      )),
+  if (!links) {
+    links = operations.flatMap((op) =>
+      op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
     );
+    linksOf.set(operations, links);
+  }
   return links;
 }
 
@@ -102,7 +101,9 @@ export function linkOrder(operations: OperationEntry[]): OperationEntry[] {
     dependents[from]!.push(to);
   }
   const ready = new MinHeap();
-  waiting.forEach((n, i) => n === 0 && ready.push(i));
+  waiting.forEach((n, i) => {
+    if (n === 0) ready.push(i);
+  });
   const placed = operations.map(() => false);
   const out: OperationEntry[] = [];
   let scan = 0;

@@ -490,11 +490,11 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       run: (c) => {
         // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).
         let fed: Map<string, unknown[]> | undefined;
-        return edges(c, op, base(c, op), (p) =>
-          isLinkTarget(c.model, op, p.name) && c.settings.kind === "live"
-            ? ((fed ??= linkedValues(c, op)).get(p.name) ?? [])
-            : undefined,
-        );
+        return edges(c, op, base(c, op), (p) => {
+          if (!isLinkTarget(c.model, op, p.name) || c.settings.kind !== "live") return undefined;
+          fed ??= linkedValues(c, op);
+          return fed.get(p.name) ?? [];
+        });
       },
     });
   return out;

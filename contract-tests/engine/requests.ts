@@ -33,7 +33,7 @@ export const emptyValues = (): Values => ({ path: dict(), query: dict(), header:
  * A map of names to values without a prototype: a parameter or member named `__proto__`, `constructor` or
  * `toString` (the document names them) is an ordinary entry, never the prototype's.
  */
-export const dict = <T = unknown>(from: Record<string, T> = {}): Record<string, T> =>
+const dict = <T = unknown>(from: Record<string, T> = {}): Record<string, T> =>
   Object.assign(Object.create(null) as Record<string, T>, from);
 
 /** A deep copy of values whose buckets stay prototype-free maps. */

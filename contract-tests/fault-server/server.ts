@@ -22,9 +22,9 @@ export const FAULT_SERVER_TRICKY_KEY = "sk_live_AbC123+xyz/Q9=";
 /** Hostile behaviours (not contract faults): they test that the suite gives a verdict and keeps secrets. */
 export const HOSTILE = ["never-answers", "huge-bodies", "deep-bodies", "echo-key"] as const;
 /** How deep the `deep-bodies` variant nests its answers (far beyond any recursion limit). */
-export const DEEP_BODY_LEVELS = 100_000;
+const DEEP_BODY_LEVELS = 100_000;
 /** Bytes of a huge body. */
-export const HUGE_BODY_BYTES = 50 * 1024 * 1024;
+const HUGE_BODY_BYTES = 50 * 1024 * 1024;
 
 type Faults = ReadonlySet<string>;
 type Reply = { status: number; body?: unknown; contentType?: string; headers?: Record<string, string> };
@@ -290,7 +290,7 @@ function byId(id: string, faults: Faults, records: Array<Record<string, unknown>
 }
 
 /** Where a variant takes the credential: `credential-<where>` in its name; the document's X-API-Key header by default. */
-export const CREDENTIAL_PLACES = ["header", "bearer", "basic", "query", "cookie"] as const;
+const CREDENTIAL_PLACES = ["header", "bearer", "basic", "query", "cookie"] as const;
 type CredentialPlace = (typeof CREDENTIAL_PLACES)[number];
 
 function credentialPlace(faults: ReadonlySet<string>): CredentialPlace {
@@ -316,7 +316,7 @@ function presentedKey(req: IncomingMessage, place: CredentialPlace): string | un
       ? value.trim()
       : Buffer.from(value.trim(), "base64")
           .toString("utf8")
-          .replace(/:[^]*$/, "");
+          .replace(/:[\s\S]*$/, "");
   }
   if (place === "query") return new URL(req.url ?? "/", "http://localhost").searchParams.get("api_key") ?? undefined;
   const cookie = /(?:^|;\s*)api_key=([^;]*)/.exec(req.headers.cookie ?? "");

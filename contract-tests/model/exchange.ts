@@ -29,7 +29,10 @@ function responseSchema(
 export function isEnveloped(model: SpecModel, exchange: Exchange): boolean {
   // Every check that reads the payload asks: answer once per exchange.
   let known = ENVELOPED.get(exchange);
-  if (known === undefined) ENVELOPED.set(exchange, (known = envelopedNow(model, exchange)));
+  if (known === undefined) {
+    known = envelopedNow(model, exchange);
+    ENVELOPED.set(exchange, known);
+  }
   return known;
 }
 
@@ -117,14 +120,14 @@ const CREDENTIAL_TEXT =
  */
 function shellArg(text: string): string {
   if (!text.match(CREDENTIAL_TEXT)) return shellQuote(text);
-  const escape = (t: string) => t.replace(/[\\"$`]/g, "\\$&");
+  const escaped = (t: string) => t.replace(/[\\"$`]/g, "\\$&");
   let out = "";
   let at = 0;
   for (const m of text.matchAll(CREDENTIAL_TEXT)) {
-    out += escape(text.slice(at, m.index)) + m[0];
+    out += escaped(text.slice(at, m.index)) + m[0];
     at = m.index + m[0].length;
   }
-  return `"${out}${escape(text.slice(at))}"`;
+  return `"${out}${escaped(text.slice(at))}"`;
 }
 
 /** A one-line curl command that reproduces `request` (a real key shows as $CONTRACT_API_KEY). */

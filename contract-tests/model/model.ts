@@ -43,7 +43,8 @@ export class SpecModel {
 
   /** The schema validator of this reading (built on first use: listing operations needs none). */
   get validator(): TolerantValidator {
-    return (this.#validator ??= new TolerantValidator(this.doc));
+    this.#validator ??= new TolerantValidator(this.doc);
+    return this.#validator;
   }
 
   /** The same document read for requests: the model request building and value generation use. */
@@ -51,10 +52,11 @@ export class SpecModel {
     // A document without readOnly or writeOnly members reads the same both ways: one model serves.
     if (this.#forRequests) return this.#forRequests;
     const view = documentView(this.#source, "request");
-    return (this.#forRequests =
+    this.#forRequests =
       this.doc === this.#source && view === this.#source
         ? this
-        : new SpecModel(this.specPath, "request", this.#source, view));
+        : new SpecModel(this.specPath, "request", this.#source, view);
+    return this.#forRequests;
   }
 
   /** The document as read (upgraded to 3.1), before the request or response view. */
@@ -111,6 +113,9 @@ const loaded = new Map<string, SpecModel>();
 /** The model of `specPath`, loaded once per process. */
 export function specModel(specPath: string): SpecModel {
   let model = loaded.get(specPath);
-  if (!model) loaded.set(specPath, (model = new SpecModel(specPath)));
+  if (!model) {
+    model = new SpecModel(specPath);
+    loaded.set(specPath, model);
+  }
   return model;
 }

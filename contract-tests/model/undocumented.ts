@@ -19,7 +19,10 @@ function branches(model: SpecModel, schema: any, pointer: string): Array<{ schem
   const out = [own];
   for (const kw of ["oneOf", "anyOf", "allOf"]) {
     const list = own.schema?.[kw];
-    if (Array.isArray(list)) list.forEach((s, i) => pushAll(out, branches(model, s, `${own.pointer}/${kw}/${i}`)));
+    if (Array.isArray(list))
+      list.forEach((s, i) => {
+        pushAll(out, branches(model, s, `${own.pointer}/${kw}/${i}`));
+      });
   }
   return out.filter((b) => b.schema && typeof b.schema === "object");
 }
@@ -38,9 +41,9 @@ export function undocumentedMembers(
   const out: UndocumentedProperty[] = [];
   if (Array.isArray(value)) {
     for (const b of all.filter((b) => b.schema.items))
-      value.forEach((item, i) =>
-        pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1)),
-      );
+      value.forEach((item, i) => {
+        pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1));
+      });
     return out;
   }
   if (typeof value !== "object" || value === null) return out;

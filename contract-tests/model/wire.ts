@@ -30,7 +30,7 @@ export type AuthPlan =
   | { kind: "unsupported"; schemes: string[] };
 
 /** Where a scheme puts the credential, or undefined for a scheme the suite cannot satisfy (e.g. mutualTLS). */
-export function placementOf(s: SecurityEntry): Placement | undefined {
+function placementOf(s: SecurityEntry): Placement | undefined {
   if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name)
     return { in: s.in, name: s.name, format: "raw" };
   if ((s.type === "http" && s.httpScheme === "bearer") || s.type === "oauth2" || s.type === "openIdConnect")

@@ -153,11 +153,10 @@ export const listingIdsFilter: Check = (ex, ctx) => {
   const add = (title: string, received: string, documented: string, instancePath = "/data/results") =>
     out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
   const ids = listingResults(page).map((r) => r.id);
-  ids.forEach(
-    (id, i) =>
-      !asked.includes(id) &&
-      add("Result outside the ids filter", `id: ${show(id, 60)}`, `id in ${asked.join(", ")}`, `/data/results/${i}/id`),
-  );
+  ids.forEach((id, i) => {
+    if (!asked.includes(id))
+      add("Result outside the ids filter", `id: ${show(id, 60)}`, `id in ${asked.join(", ")}`, `/data/results/${i}/id`);
+  });
   if (new Set(ids).size !== ids.length) add("The same id returned twice", show(ids, 300), "each asked id at most once");
   const missing = (ctx.expectIds ?? []).filter((id) => !ids.includes(id));
   if (missing.length > 0 && askedNumber(ex, "page", 1) === 1)

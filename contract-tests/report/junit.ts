@@ -19,7 +19,10 @@ export function formatJUnit(results: ScenarioResult[]): string {
   const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
   for (const r of results) {
     let suite = suites.get(r.operation);
-    if (!suite) suites.set(r.operation, (suite = builder.testSuite().name(t(r.operation))));
+    if (!suite) {
+      suite = builder.testSuite().name(t(r.operation));
+      suites.set(r.operation, suite);
+    }
     const tc = suite
       .testCase()
       .className(`contract.${t(r.operation)}`)

@@ -194,7 +194,7 @@ type Variant = "conforming" | "form-as-json-only" | "note-not-null" | "accepts-a
 function handler(
   req: { url?: string; method?: string; headers: Record<string, string | string[] | undefined>; body: string },
   res: Parameters<typeof sendJson>[0],
-): void {
+): unknown {
   const [, variant = "", ...rest] = (req.url ?? "").split("?")[0]!.split("/");
   const path = `/${rest.join("/")}`;
   const v = variant as Variant;

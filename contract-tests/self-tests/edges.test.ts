@@ -19,16 +19,16 @@ const requestsOf = (operationId: string, linked: (name: string) => unknown[] | u
   if ("skip" in base) throw new Error(base.skip);
   return edgeRequests(model, op, base.values, (p) => linked(p.name));
 };
-const valueOf = (schema: unknown) =>
+const edgeOf = (schema: unknown) =>
   edgeValue(model, schema, "", undefined, (v) => model.validator.ajv.validate(schema as object, v) as boolean)?.value;
 
 describe("edge values of a schema", () => {
   it("an integer without maximum gets its format's limit; a bound, an enum or a const keeps the value out", () => {
-    expect(valueOf({ type: "integer", minimum: 1 })).toBe(2 ** 31 - 1);
-    expect(valueOf({ type: ["integer", "null"], format: "int32" })).toBe(2 ** 31 - 1);
-    expect(valueOf({ type: "integer", format: "int64" })).toBe(Number.MAX_SAFE_INTEGER);
-    expect(valueOf({ type: "integer", multipleOf: 1000 })).toBe(2_147_483_000);
-    expect(valueOf({ type: "number", format: "float" })).toBe(3.4028234663852886e38);
+    expect(edgeOf({ type: "integer", minimum: 1 })).toBe(2 ** 31 - 1);
+    expect(edgeOf({ type: ["integer", "null"], format: "int32" })).toBe(2 ** 31 - 1);
+    expect(edgeOf({ type: "integer", format: "int64" })).toBe(Number.MAX_SAFE_INTEGER);
+    expect(edgeOf({ type: "integer", multipleOf: 1000 })).toBe(2_147_483_000);
+    expect(edgeOf({ type: "number", format: "float" })).toBe(3.4028234663852886e38);
     for (const bounded of [
       { type: "integer", maximum: 100 },
       { type: "integer", exclusiveMaximum: 5 },
@@ -37,7 +37,7 @@ describe("edge values of a schema", () => {
       { type: "array", items: { type: "string" }, maxItems: 3 },
       { const: 3 },
     ])
-      expect(valueOf(bounded), JSON.stringify(bounded)).toBeUndefined();
+      expect(edgeOf(bounded), JSON.stringify(bounded)).toBeUndefined();
   });
 
   it("a string grows to a few kB and keeps its pattern and format (a URL grows in its path)", () => {

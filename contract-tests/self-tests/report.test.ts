@@ -183,7 +183,10 @@ describe("the baseline file", () => {
 
   it("refuses a malformed file, naming the entry and the rule", () => {
     const dir = tempDir("contract-baseline-unit-");
-    const write = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
     expect(loadBaseline(join(dir, "absent.json"))).toEqual({ entries: [] });
     expect(() => loadBaseline(write("a.json", "{"))).toThrow(BaselineError);
     expect(() => loadBaseline(write("b.json", "[]"))).toThrow(/must be an object with an "entries" array/);

@@ -46,9 +46,10 @@ describe("createTarget", () => {
 
   it("never follows a redirect: the 3xx is recorded, the Location never called with the key", async () => {
     const other = await startServer((_req, res) => sendJson(res, 200, {}));
-    const server = await startServer(
-      (_req, res) => (res.writeHead(302, { location: `${other.url}/steal` }), res.end()),
-    );
+    const server = await startServer((_req, res) => {
+      res.writeHead(302, { location: `${other.url}/steal` });
+      res.end();
+    });
     servers.push(other, server);
     expect((await target(server.url).send(get)).response.status).toBe(302);
     expect(other.requests).toEqual([]);

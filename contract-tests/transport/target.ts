@@ -253,7 +253,9 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
           }
         }
         const responseHeaders: Record<string, string> = {};
-        res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
+        res.headers.forEach((value, name) => {
+          responseHeaders[name] = scrubber.text(value);
+        });
         failuresInARow = 0;
         const response = {
           status: res.status,

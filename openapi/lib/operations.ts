@@ -320,7 +320,7 @@ export function essence(mediaType: string): string {
 }
 
 /** Whether `received` falls in the documented media range (`application/json`, `text/*`, `*\/*`). */
-export function inMediaRange(range: string, received: string): boolean {
+function inMediaRange(range: string, received: string): boolean {
   const [rt = "", rs = ""] = essence(range).split("/");
   const [t = "", s = ""] = essence(received).split("/");
   if (!t || !s) return false;

@@ -105,7 +105,7 @@ export class PrismStartError extends Error {
 }
 
 /** Prism's reason for stopping, from its output: its `fatal` log lines, else the last lines it printed before its usage text. */
-export function prismReason(log: string): string {
+function prismReason(log: string): string {
   const fatal = [...log.matchAll(/\bfatal\s+(.+)/g)].map((m) => m[1]!.trim());
   if (fatal.length > 0) return fatal.join("\n");
   const message = /\bmessage: '((?:[^'\\]|\\.)*)'/.exec(log)?.[1];
@@ -118,7 +118,7 @@ export function prismReason(log: string): string {
 }
 
 /** How often {@link PrismOptions.onWaiting} is called. */
-export const PROGRESS_EVERY_MS = 10_000;
+const PROGRESS_EVERY_MS = 10_000;
 
 /**
  * The default start deadline for a document: 60 s plus 15 s per MB. Prism reads and dereferences the whole
@@ -151,7 +151,7 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
 }
 
 /** Resolves true when `port` can be bound on `host` right now (the probe socket is closed again at once). */
-export function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
+function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();

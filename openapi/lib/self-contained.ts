@@ -13,7 +13,7 @@ import { pointerSegment } from "./document-error.js";
 import { DocumentError } from "./document-error.js";
 
 /** The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`. */
-export function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknown }> {
+function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknown }> {
   const found: Array<{ at: string; ref: unknown }> = [];
   // Iterative: a 100,000-deep document cannot overflow the stack. Shared nodes (YAML aliases) are visited once.
   const seen = new Set<object>();
@@ -53,7 +53,7 @@ export function assertSelfContained(doc: unknown, label: string): void {
  * Why a file could not be parsed, without quoting it (a file named by mistake may be a secret: an `.npmrc`,
  * `/proc/self/environ`): the parser's error code and the line and column, never its message or excerpt.
  */
-export function parseErrorPlace(err: unknown): string {
+function parseErrorPlace(err: unknown): string {
   const e = err as { code?: unknown; linePos?: Array<{ line: number; col: number }> };
   const code = typeof e?.code === "string" ? e.code : "a syntax error";
   const pos = e?.linePos?.[0];

@@ -23,7 +23,7 @@ export const SPEC_PATH = fileURLToPath(new URL("../openapi.yaml", import.meta.ur
 export type OpenApiDocument = Record<string, any>;
 
 /** The id under which the whole document is registered with ajv. */
-export const SPEC_ID = "https://webauto-api.local/openapi.yaml";
+const SPEC_ID = "https://webauto-api.local/openapi.yaml";
 
 /** True for a JSON object (not null, not an array). */
 export const isMapping = (v: unknown): v is Record<string, any> =>
@@ -144,7 +144,9 @@ export function forEachNode(doc: unknown, visit: (node: Record<string, unknown>,
   while (stack.length > 0) {
     const [node, at, named] = stack.pop()!;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => stack.push([item, `${at}/${i}`, false]));
+      node.forEach((item, i) => {
+        stack.push([item, `${at}/${i}`, false]);
+      });
       continue;
     }
     if (!isMapping(node)) continue;
@@ -173,7 +175,7 @@ function checkReferences(doc: Record<string, unknown>, path: string): void {
 
 /** Builds a JSON pointer from raw segments. */
 export function toPointer(segments: ReadonlyArray<string | number>): string {
-  return segments.length === 0 ? "" : "/" + segments.map((s) => pointerSegment(String(s))).join("/");
+  return segments.length === 0 ? "" : `/${segments.map((s) => pointerSegment(String(s))).join("/")}`;
 }
 
 /**

@@ -98,7 +98,7 @@ describe("docs site building blocks", () => {
     expect(() => makeRedocPageOffline(page(`{"skipBundle":true}`))).toThrow(/telemetry is not disabled/);
     expect(() =>
       makeRedocPageOffline(
-        `import { hydrate } from "https://cdn.redocly.com/r.js";` + page(`{"disableTelemetry":true}`),
+        `import { hydrate } from "https://cdn.redocly.com/r.js";${page(`{"disableTelemetry":true}`)}`,
       ),
     ).toThrow(/CDN/);
   });
@@ -192,7 +192,7 @@ describe("docs site building blocks", () => {
       (e: Error) => e,
     );
     expect(err?.message).toMatch(
-      /^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[^]*Unsupported OpenAPI version: 9\.9\.9/,
+      /^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[\s\S]*Unsupported OpenAPI version: 9\.9\.9/,
     );
     expect(err?.message).not.toContain("\u2551"); // the CLI's notice boxes are dropped
 
@@ -302,7 +302,7 @@ net.Socket.prototype.connect = function (...args) {
         expect(href, "links stay inside the site").not.toMatch(/^[a-z][a-z0-9+.-]*:|^\/\//i);
         const [file = "", fragment] = href.split("#");
         const target = resolve(outDir, file);
-        expect(target.startsWith(outDir + "/") && existsSync(target), `${href} resolves to a file of the site`).toBe(
+        expect(target.startsWith(`${outDir}/`) && existsSync(target), `${href} resolves to a file of the site`).toBe(
           true,
         );
         if (fragment) expect(readFileSync(target, "utf8"), `${href}: the anchor exists`).toContain(`id="${fragment}"`);
@@ -410,7 +410,9 @@ net.Socket.prototype.connect = function (...args) {
       expect(Date.now() - idle.readyAt).toBeGreaterThanOrEqual(IDLE_MS);
       expect(idle.requests).toEqual([]);
       // The net is live in that very page: an image from Redocly's CDN, as the footer logo was, is caught.
-      await idle.page!.evaluate((url) => void (new Image().src = url), REDOC_LOGO_URLS[0]);
+      await idle.page!.evaluate((url) => {
+        new Image().src = url;
+      }, REDOC_LOGO_URLS[0]);
       await expect.poll(() => idle.requests, { timeout: 5_000 }).toEqual([`GET ${REDOC_LOGO_URLS[0]}`]);
       await idle.context!.close();
     },

@@ -54,9 +54,9 @@ function collectExamples(): { cases: ExampleCase[]; bodiesWithoutExample: string
     const walk = (node: any, segments: Array<string | number>) => {
       if (!node || typeof node !== "object") return;
       if (Array.isArray(node.examples) && !segments.includes("x-field-type-discrepancy")) {
-        node.examples.forEach((value: unknown, i: number) =>
-          cases.push({ where: `${toPointer(segments)} examples[${i}]`, schemaPointer: toPointer(segments), value }),
-        );
+        node.examples.forEach((value: unknown, i: number) => {
+          cases.push({ where: `${toPointer(segments)} examples[${i}]`, schemaPointer: toPointer(segments), value });
+        });
       }
       for (const key of ["properties"])
         for (const [k, v] of Object.entries(node[key] ?? {})) walk(v, [...segments, key, k]);

@@ -42,7 +42,10 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Run {
   // After "exit", the pipes may still hold the last output: wait for both to end (bounded, since a grandchild
   // such as Prism could keep a pipe open).
   const ended = (s: NodeJS.ReadableStream) =>
-    new Promise<void>((r) => (s.once("end", () => r()), s.once("close", () => r())));
+    new Promise<void>((r) => {
+      s.once("end", () => r());
+      s.once("close", () => r());
+    });
   const drained = Promise.all([ended(child.stdout!), ended(child.stderr!)]);
   const exit = once(child, "exit").then(async ([code, signal]) => {
     await Promise.race([drained, sleep(2_000)]);
@@ -91,7 +94,10 @@ function pidAlive(pid: number): boolean {
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: "127.0.0.1" });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }

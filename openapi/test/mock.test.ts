@@ -31,7 +31,10 @@ const groupAlive = (pgid: number) => {
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ port, host: "127.0.0.1" });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 
@@ -56,10 +59,12 @@ describe("npm run mock", () => {
     npm.stdout!.on("data", (b: Buffer) => (output += b.toString()));
     npm.stderr!.on("data", (b: Buffer) => (output += b.toString()));
     const deadline = Date.now() + 30_000;
-    let m: RegExpExecArray | null;
-    while (!(m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) /.exec(output))) {
+    const listening = () => /listening on (http:\/\/127\.0\.0\.1:(\d+)) /.exec(output);
+    let m = listening();
+    while (!m) {
       if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm run mock did not start:\n${output}`);
       await sleep(50);
+      m = listening();
     }
     base = m[1]!;
     port = Number(m[2]);

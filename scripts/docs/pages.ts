@@ -30,7 +30,7 @@ export interface LandingPage {
 }
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -16,7 +16,7 @@ const INTRO = [
 ].join("\n");
 
 /** The entry sections, in order. */
-export const SECTIONS = ["breaking", "added", "changed", "documentation"] as const;
+const SECTIONS = ["breaking", "added", "changed", "documentation"] as const;
 
 /** A Release with this project's sections ahead of Keep a Changelog's standard ones. */
 class SpecRelease extends Release {
@@ -30,7 +30,7 @@ class SpecRelease extends Release {
 }
 
 /** The section a change goes to. */
-export function sectionOf(change: Change): (typeof SECTIONS)[number] {
+function sectionOf(change: Change): (typeof SECTIONS)[number] {
   if (change.cls === "breaking") return "breaking";
   if (change.cls === "annotation") return "documentation";
   if (change.cls === "warning") return "changed";
@@ -38,7 +38,7 @@ export function sectionOf(change: Change): (typeof SECTIONS)[number] {
 }
 
 /** The bullet for one change: where, what, and the value when it is short. */
-export function bulletOf(change: Change): string {
+function bulletOf(change: Change): string {
   const value = valueChange(change);
   const op = change.operation ?? "";
   const signature = op.replace(/ \(.*\)$/, "");

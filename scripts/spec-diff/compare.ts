@@ -452,15 +452,20 @@ function compareRequestBody(pair: Pair, o: OperationPair, operation: string, opP
     o.opB.requestBody === undefined ? undefined : derefSchema(head, o.opB.requestBody, `${opPtrB}/requestBody`);
   const where = "request body";
   if (!ra && !rb) return;
-  if (!rb) return pair.emit({ rule: "request-body-removed", pointer: ra!.pointer, where, operation, action: "remove" });
-  if (!ra)
-    return pair.emit({
+  if (!rb) {
+    pair.emit({ rule: "request-body-removed", pointer: ra!.pointer, where, operation, action: "remove" });
+    return;
+  }
+  if (!ra) {
+    pair.emit({
       rule: rb.schema?.required ? "request-body-added-required" : "request-body-added-optional",
       pointer: rb.pointer,
       where,
       operation,
       action: "add",
     });
+    return;
+  }
   const [a, b] = [ra.schema ?? {}, rb.schema ?? {}];
   if (Boolean(a.required) !== Boolean(b.required))
     pair.emit({

@@ -24,7 +24,9 @@ function gateLevel(changes: Change[]): Level {
 const USAGE = "usage: npm run spec:diff:measure -- <folder of pairs> [--list]";
 
 function main(): number {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: { list: { type: "boolean" } }; allowPositionals: true }>
+  >;
   try {
     parsed = parseArgs({ args: process.argv.slice(2), options: { list: { type: "boolean" } }, allowPositionals: true });
   } catch (error) {

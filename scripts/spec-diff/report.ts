@@ -4,7 +4,7 @@ import type { SpecDiff } from "./run.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
 
 /** The report's heading for each class, in report order. */
-export const CLASS_TITLES: Record<ChangeClass, string> = {
+const CLASS_TITLES: Record<ChangeClass, string> = {
   breaking: "Breaking",
   warning: "Warning",
   "non-breaking": "Non-breaking",

@@ -271,7 +271,7 @@ const closures = new WeakMap<OpenApiDocument, WeakMap<OpenApiDocument, Map<strin
 
 /** Local `$ref` targets anywhere inside a value. */
 function refsIn(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
+  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
   else if (isMapping(value))
     for (const [k, v] of Object.entries(value))
       k === "$ref" && typeof v === "string" && v.startsWith("#") ? out.push(v.slice(1)) : refsIn(v, out);
@@ -281,9 +281,15 @@ function refsIn(value: unknown, out: string[] = []): string[] {
 /** Whether the schema at `pointer` and all it reaches are written the same in both documents (then nothing below it changed). */
 function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string): boolean {
   let byHead = closures.get(base);
-  if (!byHead) closures.set(base, (byHead = new WeakMap()));
+  if (!byHead) {
+    byHead = new WeakMap();
+    closures.set(base, byHead);
+  }
   let memo = byHead.get(head);
-  if (!memo) byHead.set(head, (memo = new Map()));
+  if (!memo) {
+    memo = new Map();
+    byHead.set(head, memo);
+  }
   const known = memo.get(pointer);
   if (known !== undefined) return known;
   const todo = [pointer];
@@ -293,7 +299,12 @@ function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string
     const at = todo.pop()!;
     const [a, b] = [resolvePointer(base, at), resolvePointer(head, at)];
     if (JSON.stringify(a) !== JSON.stringify(b)) result = false;
-    else for (const ref of refsIn(a)) if (!reached.has(ref)) reached.add(ref), todo.push(ref);
+    else
+      for (const ref of refsIn(a))
+        if (!reached.has(ref)) {
+          reached.add(ref);
+          todo.push(ref);
+        }
   }
   memo.set(pointer, result);
   return result;

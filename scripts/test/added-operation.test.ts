@@ -51,7 +51,8 @@ function typecheck() {
       files,
     }),
   );
-  return (checked = run([TSC, "-p", join(dir, "tsconfig.json")]));
+  checked = run([TSC, "-p", join(dir, "tsconfig.json")]);
+  return checked;
 }
 
 const OK = `export async function get(): Promise<string | undefined> {

@@ -43,7 +43,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   // Each block is a module of its own (its imports and top-level await as written); one runner imports them
   // in order, in one process, and reports what each printed.
-  tsBlocks.forEach((b, i) => writeFileSync(join(dir, `block${i}.mts`), `${b.code}\nexport {};\n`));
+  tsBlocks.forEach((b, i) => {
+    writeFileSync(join(dir, `block${i}.mts`), `${b.code}\nexport {};\n`);
+  });
   const runner = tsBlocks
     .map(
       (_b, i) =>

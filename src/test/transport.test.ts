@@ -405,7 +405,7 @@ describe("redirects", () => {
   it("never follows a redirect, so the key cannot go to the Location's address", async () => {
     const elsewhere = await startServer((_req, res) => sendJson(res, 200, okListing));
     servers.push(elsewhere);
-    const target = elsewhere.url.replace("127.0.0.1", "localhost") + "/v1/browser/requests";
+    const target = `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/browser/requests`;
     const { server, client } = await setup((_req, res) => {
       res.writeHead(302, { location: target });
       res.end();
