@@ -32,7 +32,9 @@ export default defineConfig([
     external: ["@stoplight/prism-cli"],
     // Bundled CommonJS libraries call require(): give the ESM file one.
     banner: {
-      js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);',
+      js:
+        '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module";\nconst require = ' +
+        "__createRequire(import.meta.url);",
     },
     tsconfig: "tsconfig.build.json",
   },

@@ -181,14 +181,21 @@ async function main(): Promise<void> {
     const s = run.report?.summary;
     const rest = run.wallS - plan.loadS - plan.planS - prismS;
     rows.push(
-      `| ${n} | ${fixed(mb)} | ${fixed(plan.loadS, 2)} | ${fixed(plan.planS, 2)} | ${fixed(prismS)} | ${fixed(rest)} | **${fixed(run.wallS)}** | ${fixed(run.cpuS)} | ${fixed(run.cpuS / n, 2)} | **${Math.round(run.peakRssMb)}** | ${plan.scenarios} | ${s?.requests ?? "-"} | ${run.report?.verdict ?? "none"} (exit ${run.code}) |`,
+      `| ${n} | ${fixed(mb)} | ${fixed(plan.loadS, 2)} | ${fixed(plan.planS, 2)} | ${fixed(prismS)} | ${fixed(rest)} ` +
+        `| **${fixed(run.wallS)}** | ${fixed(run.cpuS)} | ${fixed(run.cpuS / n, 2)} ` +
+        `| **${Math.round(run.peakRssMb)}** ` +
+        `| ${plan.scenarios} | ${s?.requests ?? "-"} | ${run.report?.verdict ?? "none"} (exit ${run.code}) |`,
     );
     console.error(rows.at(-1));
   }
   const table = [
-    `Corpus benchmark: cuts of GitHub's REST description (${OCTOKIT}, ${total} operations), each run with \`npm run contract\` against the Prism mock on ${process.env.BENCH_HOST ?? "this machine"} (load average at the end ${fixed(Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]))}).`,
+    `Corpus benchmark: cuts of GitHub's REST description (${OCTOKIT}, ${total} operations), each run with \`npm ` +
+      `run contract\` against the Prism mock on ${process.env.BENCH_HOST ?? "this machine"} (load average at ` +
+      `the end ${fixed(Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]))}).`,
     "",
-    "| operations | MB | read document (s) | plan (s) | Prism start (s) | the rest: processes starting, requests, checks, reports (s) | wall (s) | CPU (s, all processes) | CPU per operation (s) | peak RSS (MB, all processes) | scenarios | requests | verdict |",
+    "| operations | MB | read document (s) | plan (s) | Prism start (s) | the rest: processes starting, " +
+      "requests, checks, reports (s) | wall (s) | CPU (s, all processes) | CPU per operation (s) | peak RSS (MB, " +
+      "all processes) | scenarios | requests | verdict |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");

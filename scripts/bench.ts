@@ -154,7 +154,10 @@ async function runChild<R extends ChildResult>(args: ChildArgs, timeoutMs = 90_0
   }
 }
 
-/** Bundles scripts/bench/child.ts into .bench/child-<pid>.mjs (packages stay external: the client's own openapi-fetch). */
+/**
+ * Bundles scripts/bench/child.ts into .bench/child-<pid>.mjs (packages stay external: the client's own
+ * openapi-fetch).
+ */
 async function buildChild(): Promise<void> {
   await build({
     entryPoints: [`${root}scripts/bench/child.ts`],
@@ -241,7 +244,8 @@ async function measureSize(): Promise<SizeReport> {
   const app = await splitBundle({
     contents: 'import { createClient } from "./dist/index.js";\nexport const client = createClient({ apiKey: "k" });\n',
   });
-  // The per-module breakdown needs src/ (dist/index.js is one module); src/ being mid-edit must not cost the dist figures.
+  // The per-module breakdown needs src/ (dist/index.js is one module); src/ being mid-edit must not cost the dist
+  // figures.
   let src: SplitBundle | undefined;
   let srcApp: SplitBundle | undefined;
   let srcError: string | undefined;
@@ -298,7 +302,9 @@ function prefetchRows(p: PrefetchResult): Row[] {
   const c = compareRounds(p.onMs, p.offMs);
   return [
     {
-      measure: `prefetch on: walk of ${p.pages} pages, server 25 ms/page, caller 25 ms/page (mean of ${p.onMs.length} rounds)`,
+      measure:
+        `prefetch on: walk of ${p.pages} pages, server 25 ms/page, caller ` +
+        `25 ms/page (mean of ${p.onMs.length} rounds)`,
       value: ms(sum(p.onMs) / p.onMs.length),
     },
     {
@@ -335,7 +341,8 @@ function prefetchRows(p: PrefetchResult): Row[] {
 const LABEL: Record<(typeof CALL_VARIANTS)[number], string> = {
   raw: "raw `fetch(url, { headers })` + `res.json()`",
   rawLikeClient:
-    'raw fetch with the transport\'s fetch options (deadline AbortController + timer, `redirect: "manual"`, arrayBuffer + TextDecoder + JSON.parse)',
+    'raw fetch with the transport\'s fetch options (deadline AbortController + timer, `redirect: "manual"`, ' +
+    "arrayBuffer + TextDecoder + JSON.parse)",
   client: "`client.listBrowserRequests(...)`",
   clientRawGet: "`client.raw.GET(...)` (openapi-fetch over the client's transport)",
   openapiFetch: "openapi-fetch alone (`createClient` of openapi-fetch on global fetch)",
@@ -374,8 +381,11 @@ function cpuRows(r: CpuResult): Row[] {
   const rps = (v: (typeof CALL_VARIANTS)[number]) => Math.round((r.calls * r.rounds) / (sum(r.wallMs[v]) / 1000));
   rows.push({
     measure:
-      "requests/s, 1 in flight (same rounds): raw / raw with the transport's options / client / client.raw.GET / openapi-fetch",
-    value: `${rps("raw")} / ${rps("rawLikeClient")} / ${rps("client")} / ${rps("clientRawGet")} / ${rps("openapiFetch")}; client / raw ${ratioText(compareRounds(r.wallMs.raw, r.wallMs.client))}`,
+      "requests/s, 1 in flight (same rounds): raw / raw with the transport's options / client / client.raw.GET / " +
+      "openapi-fetch",
+    value:
+      `${rps("raw")} / ${rps("rawLikeClient")} / ${rps("client")} / ${rps("clientRawGet")} / ${rps("openapiFetch")}; ` +
+      `client / raw ${ratioText(compareRounds(r.wallMs.raw, r.wallMs.client))}`,
   });
   return rows;
 }
@@ -385,16 +395,23 @@ function throughputRows(t: ThroughputResult): Row[] {
     Math.round((t.perRound * t.wallMs[v].length) / (sum(t.wallMs[v]) / 1000));
   return [
     {
-      measure: `requests/s, ${t.concurrency} in flight (${t.wallMs.raw.length} alternating rounds × ${t.perRound}): raw / raw with the transport's options / client / client.raw.GET / openapi-fetch`,
-      value: `${rps("raw")} / ${rps("rawLikeClient")} / ${rps("client")} / ${rps("clientRawGet")} / ${rps("openapiFetch")}; client / raw ${ratioText(compareRounds(t.wallMs.raw, t.wallMs.client))}`,
+      measure:
+        `requests/s, ${t.concurrency} in flight (${t.wallMs.raw.length} alternating rounds × ${t.perRound}): ` +
+        `raw / raw with the transport's options / client / client.raw.GET / openapi-fetch`,
+      value:
+        `${rps("raw")} / ${rps("rawLikeClient")} / ${rps("client")} / ${rps("clientRawGet")} ` +
+        `/ ${rps("openapiFetch")}; ` +
+        `client / raw ${ratioText(compareRounds(t.wallMs.raw, t.wallMs.client))}`,
     },
   ];
 }
 
 function memoryRows(c: WalkResult, r: WalkResult): Row[] {
   const line = (w: WalkResult) =>
-    `heap used ${mb(w.start.heapUsed)} → ${mb(w.peak.heapUsed)} → ${mb(w.afterGc.heapUsed)} MB; RSS ${mb(w.start.rss)} → ${mb(w.peak.rss)} → ${mb(w.afterGc.rss)} MB; ` +
-    `V8 heap reserved ${mb(w.start.heapTotal)} → ${mb(w.peak.heapTotal)} → ${mb(w.afterGc.heapTotal)} MB; ${round(w.seconds)} s, ${w.samples} samples`;
+    `heap used ${mb(w.start.heapUsed)} → ${mb(w.peak.heapUsed)} → ${mb(w.afterGc.heapUsed)} MB; ` +
+    `RSS ${mb(w.start.rss)} → ${mb(w.peak.rss)} → ${mb(w.afterGc.rss)} MB; ` +
+    `V8 heap reserved ${mb(w.start.heapTotal)} → ${mb(w.peak.heapTotal)} → ${mb(w.afterGc.heapTotal)} ` +
+    `MB; ${round(w.seconds)} s, ${w.samples} samples`;
   const d = (a: number, b: number) => signed(mb(a - b));
   const heapLeft = mb(c.afterGc.heapUsed - c.start.heapUsed);
   const rssLeft = mb(c.afterGc.rss - c.start.rss);
@@ -402,7 +419,8 @@ function memoryRows(c: WalkResult, r: WalkResult): Row[] {
   const growthDiff = mb(c.peak.rss - c.start.rss - (r.peak.rss - r.start.rss));
   const n = c.records.toLocaleString("en");
   const second = (w: WalkResult) =>
-    `heap ${d(w.afterSecondWalkGc.heapUsed, w.afterGc.heapUsed)} MB, RSS ${d(w.afterSecondWalkGc.rss, w.afterGc.rss)} MB`;
+    `heap ${d(w.afterSecondWalkGc.heapUsed, w.afterGc.heapUsed)} MB, RSS ` +
+    `${d(w.afterSecondWalkGc.rss, w.afterGc.rss)} MB`;
   return [
     {
       measure: `client: iterate ${n} records (pages of ${PAGE_SIZE}), fresh process: start → peak → after full GC`,
@@ -420,17 +438,26 @@ function memoryRows(c: WalkResult, r: WalkResult): Row[] {
     },
     {
       measure: "client: RSS after GC − start",
-      value: `${signed(rssLeft)} MB (raw: ${d(r.afterGc.rss, r.start.rss)} MB; V8 heap reserved: client ${d(c.afterGc.heapTotal, c.start.heapTotal)} MB, raw ${d(r.afterGc.heapTotal, r.start.heapTotal)} MB)`,
+      value:
+        `${signed(rssLeft)} MB (raw: ${d(r.afterGc.rss, r.start.rss)} MB; V8 heap reserved: ` +
+        `client ${d(c.afterGc.heapTotal, c.start.heapTotal)} ` +
+        `MB, raw ${d(r.afterGc.heapTotal, r.start.heapTotal)} MB)`,
       target: "≤ 5 MB",
       ok: rssLeft <= 5,
     },
     {
-      measure: `after ${round(c.settleMs / 1000)} s idle and a full GC − start (V8's memory reducer returns the grown heap; the rest is the allocator's arenas): client / raw`,
-      value: `RSS ${d(c.afterIdle.rss, c.start.rss)} / ${d(r.afterIdle.rss, r.start.rss)} MB; V8 heap reserved ${d(c.afterIdle.heapTotal, c.start.heapTotal)} / ${d(r.afterIdle.heapTotal, r.start.heapTotal)} MB`,
+      measure:
+        `after ${round(c.settleMs / 1000)} s idle and a full GC − start (V8's memory reducer returns ` +
+        `the grown heap; the rest is the allocator's arenas): client / raw`,
+      value:
+        `RSS ${d(c.afterIdle.rss, c.start.rss)} / ${d(r.afterIdle.rss, r.start.rss)} MB; ` +
+        `V8 heap reserved ${d(c.afterIdle.heapTotal, c.start.heapTotal)} ` +
+        `/ ${d(r.afterIdle.heapTotal, r.start.heapTotal)} MB`,
     },
     {
       measure:
-        "a second identical walk in the same process, after full GC, minus after the first (what each further walk leaves): client / raw",
+        "a second identical walk in the same process, after full GC, minus after the first (what each further " +
+        "walk leaves): client / raw",
       value: `${second(c)} / ${second(r)}`,
     },
     {
@@ -489,13 +516,17 @@ function sizeRows(s: SizeReport): Row[] {
 function moduleTable(s: SizeReport): string {
   if (s.srcError) return `Heaviest modules of the main chunk: not measured, src/ did not bundle (${s.srcError}).`;
   const lines = [
-    `Heaviest modules of the main chunk (esbuild metafile, bytes in the minified output; from the same bundle built from src/index.ts, main chunk ${kB(s.srcMainMin)} min vs ${kB(s.main.min)} from dist, since dist/index.js is a single module):`,
+    `Heaviest modules of the main chunk (esbuild metafile, bytes in the minified output; from the same bundle ` +
+      `built from src/index.ts, main chunk ${kB(s.srcMainMin)} min vs ${kB(s.main.min)} ` +
+      `from dist, since dist/index.js ` +
+      `is a single module):`,
     "",
     "| module | min bytes | share of main chunk | min bytes kept by a createClient-only app |",
     "|---|---|---|---|",
     ...s.modules.map(
       (m) =>
-        `| ${m.input} | ${m.bytes} | ${((m.bytes / s.srcMainMin) * 100).toFixed(1)} % | ${s.keptByApp.get(m.input) ?? 0} |`,
+        `| ${m.input} | ${m.bytes} | ${((m.bytes / s.srcMainMin) * 100).toFixed(1)} ` +
+        `% | ${s.keptByApp.get(m.input) ?? 0} |`,
     ),
   ];
   return lines.join("\n");
@@ -516,16 +547,21 @@ function profileTable(p: ProfileResult): string {
   const line = (r: (typeof places)[number]) =>
     `| ${r.place} | ${f(r.client)} | ${f(r.raw)} | ${signed(round(r.diff))} |`;
   return [
-    `Where the client's CPU goes (main thread only, sampled every 50 µs over ${p.calls} calls each of raw fetch and listBrowserRequests in alternating rounds; ` +
-      `µs per call, profiler overhead included): in all ${f(total(client))} client vs ${f(total(raw))} raw (${signed(round(total(client) - total(raw)))}), ` +
-      `of which ${f(ownTotal)} in the client's own functions and ${signed(round(total(client) - total(raw) - ownTotal))} in the runtime. ` +
+    `Where the client's CPU goes (main thread only, sampled every 50 µs over ${p.calls} calls ` +
+      `each of raw fetch and listBrowserRequests in alternating rounds; ` +
+      `µs per call, profiler overhead included): in all ${f(total(client))} client vs ${f(total(raw))} ` +
+      `raw (${signed(round(total(client) - total(raw)))}), ` +
+      `of which ${f(ownTotal)} in the client's own functions and ${signed(round(total(client) - total(raw) - ownTotal))} ` +
+      `in the runtime. ` +
       `"client: #call" includes JSON.parse and TextDecoder, which raw fetch spends inside undici's res.json(). ` +
-      `The client's own rows are steady from run to run; the runtime rows move with the machine's load (the process.cpuUsage() rows above are the measure).`,
+      `The client's own rows are steady from run to run; the runtime rows move with the machine's load (the ` +
+      `process.cpuUsage() rows above are the measure).`,
     "",
     "| place | client µs/call | raw µs/call | client − raw |",
     "|---|---|---|---|",
     ...own.filter((r) => r.client >= 0.3).map(line),
-    // The runtime places costing the client most over raw fetch, then the 3 where it spends least (work moved elsewhere).
+    // The runtime places costing the client most over raw fetch, then the 3 where it spends least (work moved
+    // elsewhere).
     ...[...runtime.filter((r) => r.diff >= 0.5).slice(0, 10), ...runtime.filter((r) => r.diff <= -0.5).slice(-3)].map(
       line,
     ),
@@ -620,14 +656,18 @@ async function main(): Promise<void> {
 
   const missed = rows.filter((r) => r.ok === false).length;
   const notes = [
-    `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run `npm run build` for the built client and the size rows"})`}.`,
+    `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} ` +
+      `s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run `npm run build` for the built client and the size rows"})`}.`,
     ...(stale.length
       ? [
-          `**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built (${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", …" : ""}); run \`npm run build\` first.`,
+          `**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built ` +
+            `(${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ", …" : ""}); run \`npm run build\` first.`,
         ]
       : []),
     `Phases: ${durations.join(", ")}.`,
-    "Each measurement runs in a fresh child process (node --expose-gc); the server in its own process. Ratios are of totals over alternating rounds (A B C D, D C B A, ...), with the range of the per-round ratios. kB = 1000 bytes.",
+    "Each measurement runs in a fresh child process (node --expose-gc); the server in its own process. Ratios " +
+      "are of totals over alternating rounds (A B C D, D C B A, ...), with the range of the per-round ratios. kB = " +
+      "1000 bytes.",
     `${rows.filter((r) => r.ok === true).length} targets met, ${missed} missed${failures.length ? `, ${failures.length} measurement(s) failed` : ""}.`,
   ];
   const report = `${[

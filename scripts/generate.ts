@@ -21,7 +21,8 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const banner = (what: string, comment: "ts" | "none") =>
   comment === "none"
     ? ""
-    : `/**\n * DO NOT EDIT. ${what}, generated from openapi/openapi.yaml by \`npm run generate\`;\n * \`npm run check-generated\` fails when this file is stale.\n */\n`;
+    : `/**\n * DO NOT EDIT. ${what}, generated from openapi/openapi.yaml by \`npm run generate\`;\n ` +
+      `* \`npm run check-generated\` fails when this file is stale.\n */\n`;
 
 /** The constraints of a parameter schema the client checks before sending ($refs resolved, annotations dropped). */
 function constraints(doc: OpenApiDocument, schema: unknown, depth = 0): Record<string, unknown> {
@@ -168,7 +169,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // A document that cannot be read or typed ends with one line naming the file and the reason, not a stack.
   process.exitCode = await main().catch((err: unknown) => {
     console.error(
-      `npm run generate: cannot generate from ${argPath("--spec", SPEC_PATH)}: ${err instanceof Error ? err.message : String(err)}`,
+      `npm run generate: cannot generate from ${argPath("--spec", SPEC_PATH)}: ` +
+        `${err instanceof Error ? err.message : String(err)}`,
     );
     return 1;
   });

@@ -28,7 +28,10 @@ function parsePort(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   let fromArgs: { value: string; source: string } | undefined;
   const give = (value: string, source: string): string | undefined => {
     if (fromArgs)
-      return `the port is given twice (${fromArgs.source} ${JSON.stringify(fromArgs.value)} and ${source} ${JSON.stringify(value)})`;
+      return (
+        `the port is given twice (${fromArgs.source} ${JSON.stringify(fromArgs.value)} ` +
+        `and ${source} ${JSON.stringify(value)})`
+      );
     fromArgs = { value, source };
     return undefined;
   };
@@ -144,7 +147,8 @@ try {
   if (stopping) process.exit(0);
   if (err instanceof PortInUseError) {
     console.error(
-      `mock: port ${err.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`,
+      `mock: port ${err.port} is already in use (by another process); pick ` +
+        `another with npm run mock -- --port N or MOCK_PORT=N`,
     );
   } else {
     console.error(`mock: Prism did not start: ${(err as Error).message}`);
@@ -153,13 +157,18 @@ try {
 }
 
 console.log(
-  `Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, Prism pid ${prism.pid}; Ctrl-C to stop)`,
+  `Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, ` +
+    `Prism pid ${prism.pid}; Ctrl-C to stop)`,
 );
 console.log(
-  "Static mode: every answer is the document's example; PUT /v1/schemas/{id} always returns the example schema, whose fields pair only with the example request's fields (for any other tree they do not pair, and the client refuses the answer with a ResponseValidationError).",
+  "Static mode: every answer is the document's example; PUT /v1/schemas/{id} always returns the example schema, " +
+    "whose fields pair only with the example request's fields (for any other tree they do not pair, and the client " +
+    "refuses the answer with a ResponseValidationError).",
 );
 console.log(
-  "Rejections: no X-API-Key gets 401 problem+json; an invalid body 422 problem+json listing the violations; an invalid listing query (page=0, unknown status) the documented 400 with an empty body, its reason only in the sl-violations response header (and in the log below).",
+  "Rejections: no X-API-Key gets 401 problem+json; an invalid body 422 problem+json listing the violations; an " +
+    "invalid listing query (page=0, unknown status) the documented 400 with an empty body, its reason only in the " +
+    "sl-violations response header (and in the log below).",
 );
 
 void prism.exited.then((how) => {

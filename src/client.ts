@@ -52,7 +52,10 @@ const ARRAY_EXPLODE = Object.values(ROUTES).some((r) =>
 export class WebautoClient {
   /** The base address requests go to (no `/v1`, no trailing slash). */
   readonly baseUrl: string;
-  /** openapi-fetch on the same transport (auth, retries, timeouts, scrubbing), typed from the document; loaded on first use. */
+  /**
+   * openapi-fetch on the same transport (auth, retries, timeouts, scrubbing), typed from the document; loaded on
+   * first use.
+   */
   readonly raw: Client<paths>;
   readonly #options: ResolvedOptions;
   readonly #transport: Transport;

@@ -42,7 +42,8 @@ export function makeApiError(init: ApiErrorInit): ApiError {
     const location = init.headers.get("location");
     return new RedirectNotFollowedError(
       full,
-      `redirect${location ? ` to ${boundedText(location, 200)}` : ""} not followed (the API key is never sent to another address; fix baseUrl instead)`,
+      `redirect${location ? ` to ${boundedText(location, 200)}` : ""} not followed (the ` +
+        `API key is never sent to another address; fix baseUrl instead)`,
     );
   }
   const cls = BY_STATUS[s] ?? (s >= 500 ? InternalServerError : ApiError);

@@ -86,7 +86,8 @@ export class ApiError extends WebautoError {
           : "no body";
     const code = error?.code ? `${boundedText(error.code, 60)}: ` : "";
     super(
-      `${summary ? `${summary}: ` : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} from ${init.method} ${init.path}: ${code}${detail}`,
+      `${summary ? `${summary}: ` : ""}${init.status} ${boundedText(init.statusText, 60) || "error"} ` +
+        `from ${init.method} ${init.path}: ${code}${detail}`,
     );
     this.status = init.status;
     this.error = error;
@@ -219,7 +220,8 @@ export class ResponseTooLargeError extends WebautoError {
     readonly status: number,
   ) {
     super(
-      `the ${status} response to ${method} ${path} is larger than maxResponseBytes (${limitBytes} bytes); reading stopped`,
+      `the ${status} response to ${method} ${path} is larger than maxResponseBytes ` +
+        `(${limitBytes} bytes); reading stopped`,
     );
   }
   override toJSON() {
@@ -248,7 +250,8 @@ export class ResponseValidationError extends WebautoError {
     const first = violations[0] ?? { pointer: "", rule: "unknown", message: "invalid response" };
     const more = violations.length > 1 ? ` (+${violations.length - 1} more)` : "";
     super(
-      `invalid response to ${method} ${path} at "${boundedText(first.pointer, 120)}": ${boundedText(first.message)} [rule: ${boundedText(first.rule, 120)}]${more}`,
+      `invalid response to ${method} ${path} at "${boundedText(first.pointer, 120)}": ${boundedText(first.message)} ` +
+        `[rule: ${boundedText(first.rule, 120)}]${more}`,
     );
     this.pointer = first.pointer;
     this.rule = first.rule;

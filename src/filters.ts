@@ -9,7 +9,10 @@ import type { BrowserRequestState } from "./types.js";
 
 /** Filters of the browser request listing. */
 export interface BrowserRequestFilters {
-  /** Browser request ids (`brq_...`); sent comma-joined as `ids`. An empty array is refused (it would list everything). */
+  /**
+   * Browser request ids (`brq_...`); sent comma-joined as `ids`. An empty array is refused (it would list
+   * everything).
+   */
   ids?: readonly string[];
   /** States; sent comma-joined as `status`. An empty array is refused. */
   states?: readonly BrowserRequestState[];

@@ -76,7 +76,8 @@ export class BrowserRequestPager implements AsyncIterable<BrowserRequest> {
     this.stopReason = reason;
     if (reason !== "last-page") {
       this.logger?.warn?.(
-        `webauto-api: stopped listing at page ${page} (${reason}) although total_pages is ${data.total_pages} and total_records ${data.total_records}`,
+        `webauto-api: stopped listing at page ${page} (${reason}) although total_pages ` +
+          `is ${data.total_pages} and total_records ${data.total_records}`,
       );
     }
   }

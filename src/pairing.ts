@@ -32,12 +32,14 @@ export function checkSchemaInput(schema: DataSchemaInputLike, allowUnknownTypes:
       if (typeof f.type !== "string")
         throw new ArgumentError(
           `${here}.type`,
-          `must be a type name (a string: ${FIELD_TYPE_NAMES.join(", ")}), got ${f.type === null ? "null" : typeof f.type}`,
+          `must be a type name (a string: ${FIELD_TYPE_NAMES.join(", ")}), ` +
+            `got ${f.type === null ? "null" : typeof f.type}`,
         );
       if (!allowUnknownTypes && !FIELD_TYPE_NAMES.includes(f.type)) {
         throw new ArgumentError(
           `${here}.type`,
-          `must be one of ${FIELD_TYPE_NAMES.join(", ")}, got ${JSON.stringify(f.type.slice(0, 40))} (set allowUnknownFieldTypes to send names the document does not list)`,
+          `must be one of ${FIELD_TYPE_NAMES.join(", ")}, got ${JSON.stringify(f.type.slice(0, 40))} ` +
+            `(set allowUnknownFieldTypes to send names the document does not list)`,
         );
       }
       stack.push({ fields: f.fields, at: `${here}.fields`, depth: depth + 1 });

@@ -94,7 +94,10 @@ export function backoffDelayMs(retryIndex: number, random: () => number = Math.r
   return base * (1 - random() * 0.25);
 }
 
-/** The delay before retry number `retryIndex`: the server's Retry-After when sane, else backoff; never under the floor. */
+/**
+ * The delay before retry number `retryIndex`: the server's Retry-After when sane, else backoff; never under the
+ * floor.
+ */
 export function retryDelayMs(outcome: AttemptOutcome, retryIndex: number, random?: () => number): number {
   const fromServer = outcome.kind === "response" ? retryAfterMs(outcome.headers) : undefined;
   return Math.max(MIN_RETRY_DELAY_MS, fromServer ?? backoffDelayMs(retryIndex, random));

@@ -151,7 +151,8 @@ export function createTransport(config: TransportConfig): Transport {
     for (let attempt = 1; ; attempt++) {
       if (logger?.debug)
         logger.debug(
-          `webauto-api: ${method} ${safeUrl(call.url)} (attempt ${attempt} of ${maxRetries + 1})\n${formatHeaders(headers)}`,
+          `webauto-api: ${method} ${safeUrl(call.url)} (attempt ${attempt} ` +
+            `of ${maxRetries + 1})\n${formatHeaders(headers)}`,
         );
       const deadline = startAttemptSignal(timeoutMs, callerSignal);
       let outcome: AttemptOutcome;
@@ -221,7 +222,8 @@ export function createTransport(config: TransportConfig): Transport {
       const reason = outcome.kind === "response" ? String(outcome.status) : outcome.kind;
       config.onRetry?.({ method, path, nextAttempt: attempt + 1, delayMs, reason });
       logger?.warn?.(
-        `webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ms (attempt ${attempt + 1} of ${maxRetries + 1})`,
+        `webauto-api: retrying ${method} ${path} after ${reason} in ${Math.round(delayMs)} ` +
+          `ms (attempt ${attempt + 1} of ${maxRetries + 1})`,
       );
       try {
         await wait(delayMs, callerSignal);

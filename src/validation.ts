@@ -44,7 +44,8 @@ async function build(): Promise<ResponseValidator> {
   } catch (cause) {
     throw new ArgumentError(
       "validateResponses",
-      `needs the optional packages ajv@8 and ajv-formats@3 (npm install ajv ajv-formats): ${String((cause as Error)?.message ?? cause)}`,
+      `needs the optional packages ajv@8 and ajv-formats@3 (npm install ajv ajv-formats): ` +
+        `${String((cause as Error)?.message ?? cause)}`,
     );
   }
   const { DOCUMENT_SCHEMAS } = await import("../generated/schemas.js");

@@ -15,7 +15,10 @@ export function headerValueProblem(value: string): string | undefined {
     if (c < 0x20 || c === 0x7f)
       return `must not contain control characters (found one at position ${i}): it could not be sent as a header`;
     if (c > 0xff)
-      return `must contain only Latin-1 characters (found one above U+00FF at position ${i}): it could not be sent as a header`;
+      return (
+        `must contain only Latin-1 characters (found one above U+00FF at ` +
+        `position ${i}): it could not be sent as a header`
+      );
   }
   return value.trim() === value ? undefined : "must not start or end with spaces";
 }

@@ -14,7 +14,10 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 export interface ExampleEntry {
   name: string;
   value: unknown;
-  /** A lone `example` (its name "example" is given, not written): it pairs with nothing and cannot be asked for by name. */
+  /**
+   * A lone `example` (its name "example" is given, not written): it pairs with nothing and cannot be asked for by
+   * name.
+   */
   unnamed?: boolean;
 }
 
@@ -30,7 +33,9 @@ export interface ParameterEntry {
   /** JSON pointer of that schema in the document. */
   schemaPointer: string;
   examples: ExampleEntry[];
-  /** The media type of a parameter described by `content` (its value is written in it, e.g. as JSON), not by `schema`. */
+  /**
+   * The media type of a parameter described by `content` (its value is written in it, e.g. as JSON), not by `schema`.
+   */
   contentType?: string;
 }
 

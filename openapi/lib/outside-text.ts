@@ -18,7 +18,10 @@
 /** Where an outside string is written. */
 export type OutsideTarget = "terminal" | "markdown" | "markdown-code" | "markdown-spans";
 
-/** C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, and the Unicode line/paragraph separators. */
+/**
+ * C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, and the Unicode line/paragraph
+ * separators.
+ */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /**
  * Markdown punctuation that can make a link or an image (`[`, `]`), a code span, or a table cell, and the

@@ -104,7 +104,10 @@ export class PrismStartError extends Error {
   }
 }
 
-/** Prism's reason for stopping, from its output: its `fatal` log lines, else the last lines it printed before its usage text. */
+/**
+ * Prism's reason for stopping, from its output: its `fatal` log lines, else the last lines it printed before its
+ * usage text.
+ */
 function prismReason(log: string): string {
   const fatal = [...log.matchAll(/\bfatal\s+(.+)/g)].map((m) => m[1]!.trim());
   if (fatal.length > 0) return fatal.join("\n");
@@ -171,7 +174,8 @@ const PRELOAD = [
   `import net from "node:net";`,
   `const listen = net.Server.prototype.listen;`,
   `net.Server.prototype.listen = function (...args) {`,
-  `  this.once("listening", () => { try { process.send({ prism: "listening", address: this.address() }); } catch {} });`,
+  `  this.once("listening", () => { try { process.send({ prism: "listening", address: this.address() }); } catch ` +
+    `{} });`,
   `  return listen.apply(this, args);`,
   `};`,
   `process.channel.unref();`,

@@ -12,7 +12,9 @@ import { parse } from "yaml";
 import { pointerSegment } from "./document-error.js";
 import { DocumentError } from "./document-error.js";
 
-/** The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`. */
+/**
+ * The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`.
+ */
 function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknown }> {
   const found: Array<{ at: string; ref: unknown }> = [];
   // Iterative: a 100,000-deep document cannot overflow the stack. Shared nodes (YAML aliases) are visited once.
@@ -45,7 +47,9 @@ export function assertSelfContained(doc: unknown, label: string): void {
       ? JSON.stringify(first.ref.slice(0, 200))
       : `a ${first.ref === null ? "null" : typeof first.ref}`;
   throw new DocumentError(
-    `${label}: the $ref ${shown} at ${first.at} points outside the document; bundle it into one file first (e.g. npx redocly bundle): every $ref, wherever it is (extensions and examples included), must be local (#/...), since the tools that read the document would fetch the URL or read the file`,
+    `${label}: the $ref ${shown} at ${first.at} points outside the document; bundle it into one file first ` +
+      `(e.g. npx redocly bundle): every $ref, wherever it is (extensions and examples included), must be local ` +
+      `(#/...), since the tools that read the document would fetch the URL or read the file`,
   );
 }
 

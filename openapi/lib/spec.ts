@@ -50,7 +50,8 @@ export function readSpec(doc: unknown, path: string): OpenApiDocument {
   const openapi = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (!(openapi && /^3\.[0-2]\.\d/.test(openapi)) && String(doc.swagger) !== "2.0") {
     throw new DocumentError(
-      `${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x (or "swagger": "2.0"), got ${shownVersion(doc.openapi ?? doc.swagger ?? null)}`,
+      `${path} is not an OpenAPI document this suite reads: "openapi" must be 3.0.x, 3.1.x or 3.2.x ` +
+        `(or "swagger": "2.0"), got ${shownVersion(doc.openapi ?? doc.swagger ?? null)}`,
     );
   }
   if (doc.paths !== undefined && !isMapping(doc.paths))
@@ -63,7 +64,10 @@ export function readSpec(doc: unknown, path: string): OpenApiDocument {
   return nullableWithoutType(read);
 }
 
-/** A version field as shown in an error: a version-like text as it is, anything else by its type only (never a secret's text). */
+/**
+ * A version field as shown in an error: a version-like text as it is, anything else by its type only (never a
+ * secret's text).
+ */
 const shownVersion = (v: unknown) =>
   (typeof v === "string" && /^\d{1,3}(\.\d{1,3}){0,3}$/.test(v)) || typeof v === "number" || v === null
     ? JSON.stringify(v)
@@ -100,7 +104,8 @@ function checkOperationIds(doc: Record<string, unknown>, path: string): void {
       const first = seen.get(id);
       if (first)
         throw new DocumentError(
-          `${path}: the operationId ${JSON.stringify(id)} is used twice (${first} and ${where}); operationIds must be unique`,
+          `${path}: the operationId ${JSON.stringify(id)} is used twice (${first} ` +
+            `and ${where}); operationIds must be unique`,
         );
       seen.set(id, where);
     }
@@ -192,7 +197,10 @@ export function refPointer(ref: string): string {
   }
 }
 
-/** Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when absent. */
+/**
+ * Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when
+ * absent.
+ */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === "" || pointer === "#") return root;
   const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer)

@@ -19,7 +19,9 @@ import { loadSpec, SPEC_PATH } from "../lib/spec.js";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
-  const msg = `!!! docs test SKIPPED: no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (.ci/run does).`;
+  const msg =
+    `!!! docs test SKIPPED: no Chromium at ${CHROMIUM}. Install it with ` +
+    `\`apt-get install -y chromium\` (.ci/run does).`;
   // In CI the browser must be there: a skip would hide a broken docs page.
   if (process.env.CI) throw new Error(msg.replace("SKIPPED", "cannot run in CI"));
   console.warn(`\n${msg}\n`);
@@ -183,25 +185,28 @@ describe("docs site building blocks", () => {
     expect(warnings.join("\n")).toMatch(/not in a git checkout.*current version \(7\.1\.0\) only/);
   });
 
-  test("the build fails with redocly's message on a broken document, and never overwrites a foreign directory", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "webauto-docs-broken-"));
-    const broken = join(dir, "openapi.yaml");
-    writeFileSync(broken, readFileSync(SPEC_PATH, "utf8").replace(/^openapi: .*$/m, "openapi: 9.9.9"));
-    const err = await buildSite({ out: join(dir, "site"), specPath: broken }).then(
-      () => undefined,
-      (e: Error) => e,
-    );
-    expect(err?.message).toMatch(
-      /^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[\s\S]*Unsupported OpenAPI version: 9\.9\.9/,
-    );
-    expect(err?.message).not.toContain("\u2551"); // the CLI's notice boxes are dropped
+  test(
+    "the build fails with redocly's message on a broken " + "document, and never overwrites a foreign directory",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "webauto-docs-broken-"));
+      const broken = join(dir, "openapi.yaml");
+      writeFileSync(broken, readFileSync(SPEC_PATH, "utf8").replace(/^openapi: .*$/m, "openapi: 9.9.9"));
+      const err = await buildSite({ out: join(dir, "site"), specPath: broken }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).toMatch(
+        /^redocly build-docs failed for .*openapi\.yaml \(exit 1\):\n[\s\S]*Unsupported OpenAPI version: 9\.9\.9/,
+      );
+      expect(err?.message).not.toContain("\u2551"); // the CLI's notice boxes are dropped
 
-    const foreign = join(dir, "foreign");
-    mkdirSync(foreign);
-    writeFileSync(join(foreign, "keep.txt"), "not a site");
-    await expect(buildSite({ out: foreign })).rejects.toThrow(/not a docs site.*refusing to overwrite/);
-    expect(readFileSync(join(foreign, "keep.txt"), "utf8")).toBe("not a site");
-  });
+      const foreign = join(dir, "foreign");
+      mkdirSync(foreign);
+      writeFileSync(join(foreign, "keep.txt"), "not a site");
+      await expect(buildSite({ out: foreign })).rejects.toThrow(/not a docs site.*refusing to overwrite/);
+      expect(readFileSync(join(foreign, "keep.txt"), "utf8")).toBe("not a site");
+    },
+  );
 });
 
 describe.skipIf(!haveChromium)("docs site in headless Chromium, offline", () => {

@@ -80,20 +80,23 @@ describe("examples", () => {
     expect(errors.map((e) => `${e.instancePath || "/"} ${e.message} (${e.schemaPath})`)).toEqual([]);
   });
 
-  test("validation bites: a string field type in the schema response, a bad brq_ id and a missing field are rejected", () => {
-    const put = cases.find((c) => c.where.startsWith("/paths/~1v1~1schemas~1{id}/put/responses/200"))!;
-    const broken = structuredClone(put.value) as any;
-    broken.fields[6].fields[0].fields[1].fields[0].type = "double";
-    expect(validator.validate(put.schemaPointer, broken).map((e) => e.instancePath)).toContain(
-      "/fields/6/fields/0/fields/1/fields/0/type",
-    );
+  test(
+    "validation bites: a string field type in the schema response, " + "a bad brq_ id and a missing field are rejected",
+    () => {
+      const put = cases.find((c) => c.where.startsWith("/paths/~1v1~1schemas~1{id}/put/responses/200"))!;
+      const broken = structuredClone(put.value) as any;
+      broken.fields[6].fields[0].fields[1].fields[0].type = "double";
+      expect(validator.validate(put.schemaPointer, broken).map((e) => e.instancePath)).toContain(
+        "/fields/6/fields/0/fields/1/fields/0/type",
+      );
 
-    const list = cases.find((c) => c.where.startsWith("/paths/~1v1~1browser~1requests/get/responses/200"))!;
-    const badList = structuredClone(list.value) as any;
-    badList.data.results[2].id = "req_P5xL2mV8nQ3tR7kW1cB9zH4yD6sJ0a";
-    delete badList.data.results[0].actions[1].timestamp;
-    const pointers = validator.validate(list.schemaPointer, badList).map((e) => `${e.instancePath} ${e.message}`);
-    expect(pointers).toContain('/data/results/2/id must match pattern "^brq_[A-Za-z0-9]+$"');
-    expect(pointers).toContain("/data/results/0/actions/1 must have required property 'timestamp'");
-  });
+      const list = cases.find((c) => c.where.startsWith("/paths/~1v1~1browser~1requests/get/responses/200"))!;
+      const badList = structuredClone(list.value) as any;
+      badList.data.results[2].id = "req_P5xL2mV8nQ3tR7kW1cB9zH4yD6sJ0a";
+      delete badList.data.results[0].actions[1].timestamp;
+      const pointers = validator.validate(list.schemaPointer, badList).map((e) => `${e.instancePath} ${e.message}`);
+      expect(pointers).toContain('/data/results/2/id must match pattern "^brq_[A-Za-z0-9]+$"');
+      expect(pointers).toContain("/data/results/0/actions/1 must have required property 'timestamp'");
+    },
+  );
 });

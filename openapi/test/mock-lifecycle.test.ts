@@ -135,18 +135,22 @@ afterAll(async () => {
 // Everything here spawns processes and mostly waits: all of it runs at once (vitest's maxConcurrency, 5).
 describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
   describe.concurrent("a taken port", () => {
-    test("npm run mock on a port another server holds exits 1 naming the port, and never claims to listen", async () => {
-      const other = await foreignServer();
-      const run = npmRunMock(["--", "--port", String(other.port)]);
-      const { code } = await run.exit;
-      expect(code).toBe(1);
-      expect(run.output()).toContain(
-        `mock: port ${other.port} is already in use (by another process); pick another with npm run mock -- --port N or MOCK_PORT=N`,
-      );
-      expect(run.output()).not.toContain("listening on");
-      const res = await fetch(`http://127.0.0.1:${other.port}/`);
-      expect(await res.text()).toBe("not the mock");
-    });
+    test(
+      "npm run mock on a port another server holds exits 1 " + "naming the port, and never claims to listen",
+      async () => {
+        const other = await foreignServer();
+        const run = npmRunMock(["--", "--port", String(other.port)]);
+        const { code } = await run.exit;
+        expect(code).toBe(1);
+        expect(run.output()).toContain(
+          `mock: port ${other.port} is already in use (by another process); pick ` +
+            `another with npm run mock -- --port N or MOCK_PORT=N`,
+        );
+        expect(run.output()).not.toContain("listening on");
+        const res = await fetch(`http://127.0.0.1:${other.port}/`);
+        expect(await res.text()).toBe("not the mock");
+      },
+    );
 
     test("startPrism({port}) on a taken port rejects with PortInUseError before spawning", async () => {
       const other = await foreignServer();
@@ -161,16 +165,20 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
       );
     });
 
-    test("without the early check, startPrism still rejects: readiness is our Prism listening, not the port answering", async () => {
-      const other = await foreignServer();
-      // Prism's own EADDRINUSE (not the start timeout) proves readiness waited for our Prism, however long it took.
-      const err = await startPrism({ port: other.port, checkPortFirst: false }).then(
-        () => new Error("startPrism resolved on a taken port"),
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(PortInUseError);
-      expect((err as PortInUseError).output).toMatch(/EADDRINUSE/);
-    });
+    test(
+      "without the early check, startPrism still rejects: readiness " +
+        "is our Prism listening, not the port answering",
+      async () => {
+        const other = await foreignServer();
+        // Prism's own EADDRINUSE (not the start timeout) proves readiness waited for our Prism, however long it took.
+        const err = await startPrism({ port: other.port, checkPortFirst: false }).then(
+          () => new Error("startPrism resolved on a taken port"),
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(PortInUseError);
+        expect((err as PortInUseError).output).toMatch(/EADDRINUSE/);
+      },
+    );
   });
 
   describe.concurrent("stopping (SIGTERM to npm: see mock.test.ts)", () => {
@@ -199,7 +207,9 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
         says: "mock: stopping (SIGHUP)",
       },
       {
-        name: "SIGKILL of the npm process of `npm run mock --port=N` (npm_config_port=N): the mock sees its parent gone",
+        name:
+          "SIGKILL of the npm process of `npm run mock --port=N` " +
+          "(npm_config_port=N): the mock sees its parent gone",
         launch: (p) => npmRunMock([`--port=${p}`]),
         kill: "npm",
         signal: "SIGKILL",
@@ -225,14 +235,17 @@ describe.concurrent("the mock's life", { timeout: 60_000 }, () => {
       },
     );
 
-    test("SIGKILL of scripts/mock.ts itself (nothing forwarded): Prism exits on its own as its parent is gone", async () => {
-      const run = nodeMock(["--port", "0"]);
-      const { port, prismPid } = await listening(run);
-      expect(await accepts(port)).toBe(true);
-      run.child.kill("SIGKILL");
-      await within(5_000, "Prism gone after its parent was killed", () => !pidAlive(prismPid));
-      expect(await accepts(port)).toBe(false);
-    });
+    test(
+      "SIGKILL of scripts/mock.ts itself (nothing forwarded): " + "Prism exits on its own as its parent is gone",
+      async () => {
+        const run = nodeMock(["--port", "0"]);
+        const { port, prismPid } = await listening(run);
+        expect(await accepts(port)).toBe(true);
+        run.child.kill("SIGKILL");
+        await within(5_000, "Prism gone after its parent was killed", () => !pidAlive(prismPid));
+        expect(await accepts(port)).toBe(false);
+      },
+    );
   });
 
   describe.concurrent("arguments", () => {

@@ -105,79 +105,100 @@ describe("npm run mock", () => {
     expect(await res.json()).toEqual(example("/v1/browser/requests", "get", "200"));
   });
 
-  test("the mock refuses a request without X-API-Key and the documented 400 answers page 0 and unknown states", async () => {
-    expect((await call("GET", "/v1/browser/requests", undefined, null)).status).toBe(401);
-    expect((await call("GET", "/v1/browser/requests?page=0")).status).toBe(400);
-    expect((await call("GET", "/v1/browser/requests?status=done")).status).toBe(400);
-    expect((await call("PUT", "/v1/schemas/x", { fields: [{ name: "a", type: 3 }] })).status).toBe(422);
-    expect((await call("POST", "/v1/site/map", { max_cache_age: 0 })).status).toBe(422);
-  });
+  test(
+    "the mock refuses a request without X-API-Key and the " + "documented 400 answers page 0 and unknown states",
+    async () => {
+      expect((await call("GET", "/v1/browser/requests", undefined, null)).status).toBe(401);
+      expect((await call("GET", "/v1/browser/requests?page=0")).status).toBe(400);
+      expect((await call("GET", "/v1/browser/requests?status=done")).status).toBe(400);
+      expect((await call("PUT", "/v1/schemas/x", { fields: [{ name: "a", type: 3 }] })).status).toBe(422);
+      expect((await call("POST", "/v1/site/map", { max_cache_age: 0 })).status).toBe(422);
+    },
+  );
 
-  test("the banner names the port Prism bound, not the 0 asked for, and states the static schema answer in one line", () => {
-    expect(base).not.toMatch(/:0$/);
-    const lines = output.split("\n");
-    const schemaLines = lines.filter((l) => l.includes("PUT /v1/schemas/{id}"));
-    expect(schemaLines).toHaveLength(1);
-    expect(schemaLines[0]).toMatch(/example/);
-    expect(schemaLines[0]).toMatch(/ResponseValidationError/);
-    expect(lines.filter((l) => l.includes("sl-violations"))).toHaveLength(1);
-  });
+  test(
+    "the banner names the port Prism bound, not the 0 asked for, " + "and states the static schema answer in one line",
+    () => {
+      expect(base).not.toMatch(/:0$/);
+      const lines = output.split("\n");
+      const schemaLines = lines.filter((l) => l.includes("PUT /v1/schemas/{id}"));
+      expect(schemaLines).toHaveLength(1);
+      expect(schemaLines[0]).toMatch(/example/);
+      expect(schemaLines[0]).toMatch(/ResponseValidationError/);
+      expect(lines.filter((l) => l.includes("sl-violations"))).toHaveLength(1);
+    },
+  );
 
-  test("PUT /v1/schemas/{id} with a tree other than the example still answers the example, whose fields do not pair with the tree sent", async () => {
-    const sent = { name: "Other", fields: [{ name: "only", type: "string", fields: [] }] };
-    const res = await call("PUT", "/v1/schemas/dsc_other", sent);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { name: string; fields: { name: string }[] };
-    expect(body).toEqual(example("/v1/schemas/{id}", "put", "200"));
-    expect(body.name).not.toBe(sent.name);
-    expect(body.fields.map((f) => f.name)).not.toEqual(sent.fields.map((f) => f.name));
-  });
+  test(
+    "PUT /v1/schemas/{id} with a tree other than the example still answers the example, whose fields do not pair " +
+      "with the tree sent",
+    async () => {
+      const sent = { name: "Other", fields: [{ name: "only", type: "string", fields: [] }] };
+      const res = await call("PUT", "/v1/schemas/dsc_other", sent);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { name: string; fields: { name: string }[] };
+      expect(body).toEqual(example("/v1/schemas/{id}", "put", "200"));
+      expect(body.name).not.toBe(sent.name);
+      expect(body.fields.map((f) => f.name)).not.toEqual(sent.fields.map((f) => f.name));
+    },
+  );
 
-  test("an invalid listing query gets the documented 400 with an empty body; the reason is only in the sl-violations header", async () => {
-    // Prism names query parameters lower-cased in the violation (pageSize -> pagesize).
-    for (const [query, param] of [
-      ["page=0", "page"],
-      ["status=done", "status"],
-      ["pageSize=0", "pagesize"],
-    ] as const) {
-      const res = await call("GET", `/v1/browser/requests?${query}`);
-      expect(res.status, query).toBe(400);
-      expect(await res.text(), query).toBe("");
-      const violations = JSON.parse(res.headers.get("sl-violations") ?? "[]") as {
-        location: string[];
-        message: string;
-      }[];
-      expect(violations.length, query).toBeGreaterThan(0);
-      expect(violations[0]!.location.slice(0, 3), query).toEqual(["request", "query", param]);
-      expect(violations[0]!.message, query).toContain(param);
-    }
-  });
+  test(
+    "an invalid listing query gets the documented 400 with an empty body; the reason is only in the sl-violations " +
+      "header",
+    async () => {
+      // Prism names query parameters lower-cased in the violation (pageSize -> pagesize).
+      for (const [query, param] of [
+        ["page=0", "page"],
+        ["status=done", "status"],
+        ["pageSize=0", "pagesize"],
+      ] as const) {
+        const res = await call("GET", `/v1/browser/requests?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(await res.text(), query).toBe("");
+        const violations = JSON.parse(res.headers.get("sl-violations") ?? "[]") as {
+          location: string[];
+          message: string;
+        }[];
+        expect(violations.length, query).toBeGreaterThan(0);
+        expect(violations[0]!.location.slice(0, 3), query).toEqual(["request", "query", param]);
+        expect(violations[0]!.message, query).toContain(param);
+      }
+    },
+  );
 
-  test("the 401 without a key and the 422 for an invalid body are problem+json with the reason in the body", async () => {
-    const unauthorized = await call("GET", "/v1/browser/requests", undefined, null);
-    expect(unauthorized.status).toBe(401);
-    expect(unauthorized.headers.get("content-type")).toBe("application/problem+json");
-    expect(((await unauthorized.json()) as { type: string }).type).toMatch(/#UNAUTHORIZED$/);
-    const invalid = await call("POST", "/v1/site/map", { max_cache_age: 0 });
-    expect(invalid.status).toBe(422);
-    expect(invalid.headers.get("content-type")).toBe("application/problem+json");
-    const problem = (await invalid.json()) as { validation: { message: string }[] };
-    expect(problem.validation.map((v) => v.message).join("\n")).toMatch(/url/);
-  });
+  test(
+    "the 401 without a key and the 422 for an invalid body " + "are problem+json with the reason in the body",
+    async () => {
+      const unauthorized = await call("GET", "/v1/browser/requests", undefined, null);
+      expect(unauthorized.status).toBe(401);
+      expect(unauthorized.headers.get("content-type")).toBe("application/problem+json");
+      expect(((await unauthorized.json()) as { type: string }).type).toMatch(/#UNAUTHORIZED$/);
+      const invalid = await call("POST", "/v1/site/map", { max_cache_age: 0 });
+      expect(invalid.status).toBe(422);
+      expect(invalid.headers.get("content-type")).toBe("application/problem+json");
+      const problem = (await invalid.json()) as { validation: { message: string }[] };
+      expect(problem.validation.map((v) => v.message).join("\n")).toMatch(/url/);
+    },
+  );
 
   // Last: it ends the run the other tests use.
-  test("SIGTERM to the npm process: within a few seconds the port is free and no process of the run (npm, node, Prism) is left", async () => {
-    expect(await accepts(port)).toBe(true);
-    expect(groupAlive(npm.pid!)).toBe(true);
-    const exited = new Promise((r) => npm.once("exit", r));
-    process.kill(npm.pid!, "SIGTERM");
-    await exited;
-    const t0 = Date.now();
-    while (groupAlive(npm.pid!)) {
-      if (Date.now() - t0 > 5_000) throw new Error(`processes of the run still alive 5 s after SIGTERM:\n${output}`);
-      await sleep(50);
-    }
-    expect(await accepts(port)).toBe(false);
-    expect(output).toContain("mock: stopping (SIGTERM)");
-  });
+  test(
+    "SIGTERM to the npm process: within a few seconds the port is free and no process of the run (npm, node, " +
+      "Prism) is left",
+    async () => {
+      expect(await accepts(port)).toBe(true);
+      expect(groupAlive(npm.pid!)).toBe(true);
+      const exited = new Promise((r) => npm.once("exit", r));
+      process.kill(npm.pid!, "SIGTERM");
+      await exited;
+      const t0 = Date.now();
+      while (groupAlive(npm.pid!)) {
+        if (Date.now() - t0 > 5_000) throw new Error(`processes of the run still alive 5 s after SIGTERM:\n${output}`);
+        await sleep(50);
+      }
+      expect(await accepts(port)).toBe(false);
+      expect(output).toContain("mock: stopping (SIGTERM)");
+    },
+  );
 });

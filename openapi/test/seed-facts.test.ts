@@ -522,7 +522,10 @@ describe("seed sections 3-9: operations, auth, paging, envelope, discrepancy", (
 
 const BROWSER_REQUEST = `${SCHEMAS}/BrowserRequest`;
 const ACTION = `${SCHEMAS}/Action`;
-/** The listing example's records: [0] completed (wait, print, generate_markdown actions), [1] failed and never started, [2] running. */
+/**
+ * The listing example's records: [0] completed (wait, print, generate_markdown actions), [1] failed and never
+ * started, [2] running.
+ */
 const records = (): Schema[] =>
   structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value.data.results);
 const pending = (): Schema => ({ ...records()[1]!, state: "pending", error: null, error_reason: null });
@@ -533,7 +536,10 @@ const failedStarted = (): Schema => ({
   error_reason: "Timed out.",
 });
 const action = (type: string, output: unknown): Schema => ({ ...records()[0]!.actions[0], type, output });
-/** The index of the state rule (the `allOf` member of BrowserRequest or Action) whose `x-interface-statement` names `statement`. */
+/**
+ * The index of the state rule (the `allOf` member of BrowserRequest or Action) whose `x-interface-statement` names
+ * `statement`.
+ */
 const ruleIndex = (component: string, statement: RegExp): number =>
   (spec.components.schemas[component].allOf as Schema[]).findIndex((r) => statement.test(r["x-interface-statement"]));
 
@@ -644,30 +650,40 @@ describe("seed section 2.5: the state rules between the fields of one record", (
       }
   });
 
-  test("what the interface leaves open stays open: action types beyond the three, a failed request's completed_at, a started request's http_status_code", () => {
-    expect(validator.validate(ACTION, action("parse_json", { price: 3 }))).toEqual([]);
-    expect(validator.validate(ACTION, action("capture_screenshot", null))).toEqual([]);
-    expect(validator.validate(BROWSER_REQUEST, { ...records()[1]!, completed_at: "2025-08-22T11:05:47Z" })).toEqual([]);
-    expect(validator.validate(BROWSER_REQUEST, { ...failedStarted(), http_status_code: null, actions: [] })).toEqual(
-      [],
-    );
-  });
+  test(
+    "what the interface leaves open stays open: action types beyond the three, a failed request's completed_at, a " +
+      "started request's http_status_code",
+    () => {
+      expect(validator.validate(ACTION, action("parse_json", { price: 3 }))).toEqual([]);
+      expect(validator.validate(ACTION, action("capture_screenshot", null))).toEqual([]);
+      expect(validator.validate(BROWSER_REQUEST, { ...records()[1]!, completed_at: "2025-08-22T11:05:47Z" })).toEqual(
+        [],
+      );
+      expect(validator.validate(BROWSER_REQUEST, { ...failedStarted(), http_status_code: null, actions: [] })).toEqual(
+        [],
+      );
+    },
+  );
 
-  test("no response example carries a member its schema does not list (the strictness redocly.yaml leaves to this test)", () => {
-    const model = new SpecModel(SPEC_PATH);
-    for (const op of model.operations)
-      for (const r of op.responses)
-        for (const m of r.content.filter((x) => x.schemaPointer))
-          for (const e of m.examples)
-            expect(
-              undocumentedMembers(model, { $ref: `#${m.schemaPointer}` }, m.schemaPointer!, e.value),
-              `${op.operationId} ${r.status} ${e.name}`,
-            ).toEqual([]);
-    const broken = structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value);
-    broken.data.results[0].stat = "completed";
-    const pointer = "/paths/~1v1~1browser~1requests/get/responses/200/content/application~1json/schema";
-    expect(undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, broken).map((p) => p.instancePath)).toEqual([
-      "/data/results/0/stat",
-    ]);
-  });
+  test(
+    "no response example carries a member its schema does not list (the strictness redocly.yaml leaves to this " +
+      "test)",
+    () => {
+      const model = new SpecModel(SPEC_PATH);
+      for (const op of model.operations)
+        for (const r of op.responses)
+          for (const m of r.content.filter((x) => x.schemaPointer))
+            for (const e of m.examples)
+              expect(
+                undocumentedMembers(model, { $ref: `#${m.schemaPointer}` }, m.schemaPointer!, e.value),
+                `${op.operationId} ${r.status} ${e.name}`,
+              ).toEqual([]);
+      const broken = structuredClone(listing().responses["200"].content["application/json"].examples.firstPage.value);
+      broken.data.results[0].stat = "completed";
+      const pointer = "/paths/~1v1~1browser~1requests/get/responses/200/content/application~1json/schema";
+      expect(undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, broken).map((p) => p.instancePath)).toEqual([
+        "/data/results/0/stat",
+      ]);
+    },
+  );
 });

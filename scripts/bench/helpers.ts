@@ -206,7 +206,8 @@ export function renderTable(rows: readonly Row[]): string {
   const lines = ["| measure | value | target | met |", "|---|---|---|---|"];
   for (const r of rows)
     lines.push(
-      `| ${cell(r.measure)} | ${cell(r.value)} | ${cell(r.target ?? "")} | ${r.ok === undefined ? "" : r.ok ? "✔" : "✘"} |`,
+      `| ${cell(r.measure)} | ${cell(r.value)} | ${cell(r.target ?? "")} ` +
+        `| ${r.ok === undefined ? "" : r.ok ? "✔" : "✘"} |`,
     );
   return lines.join("\n");
 }

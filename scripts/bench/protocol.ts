@@ -97,7 +97,10 @@ export interface WalkResult {
 export interface ProfileResult {
   mode: "profile";
   calls: number;
-  /** Per variant: µs of self time per call, by place (`client: fn` for the client's functions, else the runtime module). */
+  /**
+   * Per variant: µs of self time per call, by place (`client: fn` for the client's functions, else the runtime
+   * module).
+   */
   perCallUs: Record<"raw" | "client", Record<string, number>>;
 }
 export type ChildResult = CpuResult | ThroughputResult | PrefetchResult | WalkResult | ProfileResult;

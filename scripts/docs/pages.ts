@@ -93,7 +93,11 @@ export function landingPage(p: LandingPage): string {
         p.changelogHref && p.changelogAnchors?.has(`v${v.version}`)
           ? ` · <a href="${e(`${p.changelogHref}#v${v.version}`)}">changes</a>`
           : "";
-      return `<li><a href="${e(`${v.dir}/index.html`)}">${e(v.version)}</a>${current} · <a href="${e(`${v.dir}/openapi.yaml`)}">openapi.yaml</a>${notes} · ${from}</li>`;
+      return (
+        `<li><a href="${e(`${v.dir}/index.html`)}">${e(v.version)}</a>${current} · <a ` +
+        `href="${e(`${v.dir}/openapi.yaml`)}">openapi.yaml</a>${notes} ` +
+        `· ${from}</li>`
+      );
     })
     .join("\n");
   const changelog = p.changelogHref
@@ -176,7 +180,8 @@ export function changelogPage(title: string, markdown: string): { html: string; 
   return {
     html: page(
       `${title}: changelog`,
-      `<p><a href="index.html">← ${escapeHtml(title)}</a></p>\n${html}\n<footer>Rendered from <code>CHANGELOG.md</code> by <code>npm run docs</code>.</footer>`,
+      `<p><a href="index.html">← ${escapeHtml(title)}</a></p>\n${html}\n<footer>Rendered from ` +
+        `<code>CHANGELOG.md</code> by <code>npm run docs</code>.</footer>`,
     ),
     anchors,
   };
@@ -195,7 +200,8 @@ export const REDOC_LOGO_URLS = [
 export const LOCAL_LOGO =
   "data:image/svg+xml," +
   encodeURIComponent(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12.5" font-family="system-ui,sans-serif" font-size="13" font-weight="600" fill="#ef4523">Redocly</text></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12.5" ` +
+      `font-family="system-ui,sans-serif" font-size="13" font-weight="600" fill="#ef4523">Redocly</text></svg>`,
   );
 
 /**

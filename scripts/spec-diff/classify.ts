@@ -19,7 +19,9 @@ export interface Change {
   /** The id of the rule in rules.ts. */
   rule: string;
   action: "add" | "remove" | "replace";
-  /** JSON pointer of the change in the revision (in the base for something removed); through `$ref`s, the definition. */
+  /**
+   * JSON pointer of the change in the revision (in the base for something removed); through `$ref`s, the definition.
+   */
   pointer: string;
   /** `METHOD /path (operationId)` of the operations the change reaches, `; `-separated. */
   operation?: string;

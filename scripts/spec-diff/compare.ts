@@ -296,7 +296,10 @@ interface Param {
   pointer: string;
 }
 
-/** The operation's parameters as the specification merges them, keyed by location and name (path ones by position in the template). */
+/**
+ * The operation's parameters as the specification merges them, keyed by location and name (path ones by position in
+ * the template).
+ */
 function parameters(doc: OpenApiDocument, route: string, item: any, op: any, opPtr: string): Map<string, Param> {
   const slots = [...route.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const merged = new Map<string, Param>();
@@ -305,7 +308,8 @@ function parameters(doc: OpenApiDocument, route: string, item: any, op: any, opP
     list.forEach((raw, i) => {
       const { schema: param, pointer } = derefSchema(doc, raw, `${at}/${i}`);
       if (!isMapping(param) || typeof param.name !== "string") return;
-      // OpenAPI ignores header parameters named Accept, Content-Type or Authorization (the media types and security say those).
+      // OpenAPI ignores header parameters named Accept, Content-Type or Authorization (the media types and security
+      // say those).
       if (param.in === "header" && IGNORED_HEADERS.has(param.name.toLowerCase())) return;
       const slot = param.in === "path" ? slots.indexOf(param.name) : -1;
       const key =
@@ -694,7 +698,10 @@ function compareHeaders(
 
 // Webhooks ----------------------------------------------------------------------------------------------
 
-/** Webhooks: the API sends their requests. Added and removed ones are judged like operations; other changes are left to a person. */
+/**
+ * Webhooks: the API sends their requests. Added and removed ones are judged like operations; other changes are left
+ * to a person.
+ */
 function compareWebhooks(pair: Pair): void {
   const [a, b] = [
     isMapping(pair.base.webhooks) ? pair.base.webhooks : {},

@@ -97,10 +97,12 @@ function main(): number {
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
   process.stdout.write(
-    `scored pairs (breaking or not): ${tally.agree} of ${tally.scored} agree; ${tally.caught} of ${tally.breaking} breaking caught, ${tally.falseAlarms} false alarms on ${tally.safe} safe\n`,
+    `scored pairs (breaking or not): ${tally.agree} of ${tally.scored} agree; ${tally.caught} of ${tally.breaking} ` +
+      `breaking caught, ${tally.falseAlarms} false alarms on ${tally.safe} safe\n`,
   );
   process.stdout.write(
-    `warn pairs: ${tally.warnAgree} of ${tally.warn} at the same level; all pairs, three levels: ${tally.allAgree} of ${tally.all}\n`,
+    `warn pairs: ${tally.warnAgree} of ${tally.warn} at the same level; all ` +
+      `pairs, three levels: ${tally.allAgree} of ${tally.all}\n`,
   );
   return 0;
 }

@@ -9,7 +9,10 @@
 /** How much a change matters to existing clients. */
 export type Level = "breaking" | "warning" | "info";
 
-/** Which message the change is in: the request (the client writes it), the response (the server writes it), or neither. */
+/**
+ * Which message the change is in: the request (the client writes it), the response (the server writes it), or
+ * neither.
+ */
 export type Side = "request" | "response" | "none";
 
 /** One named kind of change. */
@@ -145,7 +148,8 @@ add(
   "request",
   "breaking",
   "Parameter serialization changed",
-  "style, explode, allowReserved or the switch between schema and content changes what the same value looks like on the wire",
+  "style, explode, allowReserved or the switch between schema and content changes what the same value looks like " +
+    "on the wire",
 );
 add(
   "request-parameter-default-changed",
@@ -261,7 +265,8 @@ add(
   "response",
   "info",
   "Response status added",
-  "clients treat an unknown status as the x00 of its class (RFC 9110 §15), and a response they cannot read was always possible",
+  "clients treat an unknown status as the x00 of its class (RFC 9110 §15), and a response they cannot read was " +
+    "always possible",
 );
 add(
   "response-media-type-added",
@@ -392,7 +397,8 @@ schema(
 schema("format-added", "Format added", {
   request: [
     "warning",
-    "a value clients sent may not match it; format asserts only where the validator checks it (JSON Schema 2020-12 §7.2)",
+    "a value clients sent may not match it; format asserts only where the validator checks it (JSON Schema " +
+      "2020-12 §7.2)",
   ],
   response: ["info", "clients receive only values they already accepted"],
 });
@@ -400,7 +406,8 @@ schema("format-removed", "Format removed", {
   request: ["info", "every value clients sent before is still accepted"],
   response: [
     "warning",
-    "clients may receive values of another format; format asserts only where the validator checks it (JSON Schema 2020-12 §7.2)",
+    "clients may receive values of another format; format asserts only where the validator checks it (JSON " +
+      "Schema 2020-12 §7.2)",
   ],
 });
 schema(

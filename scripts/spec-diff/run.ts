@@ -31,7 +31,8 @@ export function judgeVersion(base: string | null, head: string, breaking: number
     return {
       ok: false,
       changed,
-      message: `${move} Breaking changes require a major bump, and ${base} → ${head} is not a pair of semantic versions.`,
+      message:
+        `${move} Breaking changes require a major bump, and ${base} → ` + `${head} is not a pair of semantic versions.`,
     };
   }
   return semver.major(head) > semver.major(base)

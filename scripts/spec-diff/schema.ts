@@ -23,7 +23,10 @@ export interface Finding {
 /** Where a schema sits and how its values travel. */
 export interface SchemaContext {
   side: "request" | "response";
-  /** Both documents, as seen by this side (readOnly properties dropped from requests, writeOnly ones not required in responses). */
+  /**
+   * Both documents, as seen by this side (readOnly properties dropped from requests, writeOnly ones not required in
+   * responses).
+   */
   base: OpenApiDocument;
   head: OpenApiDocument;
   /** The place's words, without the property path. */
@@ -32,13 +35,19 @@ export interface SchemaContext {
   /** True for parameters and headers in a simple style: every value is text on the wire. */
   text: boolean;
   emit: (finding: Finding) => void;
-  /** True where the place judges the top schema's `default` itself (a parameter: the value the server uses when it is omitted). */
+  /**
+   * True where the place judges the top schema's `default` itself (a parameter: the value the server uses when it is
+   * omitted).
+   */
   ownDefault?: boolean;
   /** True for an allOf member: its properties were compared with the whole object's. */
   member?: boolean;
   /** How many schemas deep the walk is. */
   depth?: number;
-  /** Pairs of schemas already compared for this place (shared by the whole walk: cycles end, shared components are walked once). */
+  /**
+   * Pairs of schemas already compared for this place (shared by the whole walk: cycles end, shared components are
+   * walked once).
+   */
   seen?: Set<string>;
 }
 
@@ -278,7 +287,10 @@ function refsIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** Whether the schema at `pointer` and all it reaches are written the same in both documents (then nothing below it changed). */
+/**
+ * Whether the schema at `pointer` and all it reaches are written the same in both documents (then nothing below it
+ * changed).
+ */
 function unchanged(base: OpenApiDocument, head: OpenApiDocument, pointer: string): boolean {
   let byHead = closures.get(base);
   if (!byHead) {
@@ -344,7 +356,10 @@ function constrainsBeyondProperties(
   });
 }
 
-/** Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path inside the place. */
+/**
+ * Compares the schema `a` (at `pa` in the base) with `b` (at `pb` in the revision); `path` is the property path
+ * inside the place.
+ */
 export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ctx: SchemaContext, path = ""): void {
   // OpenAPI 3.1 allows keywords beside a $ref (a description, a constraint): they are compared where they are written.
   const beside = (x: unknown) =>
@@ -355,7 +370,8 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   if ((na || nb) && !same(na ?? {}, nb ?? {})) compareSchema(na ?? {}, pa, nb ?? {}, pb, ctx, path);
   const ra = derefSchema(ctx.base, a ?? {}, pa);
   const rb = derefSchema(ctx.head, b ?? {}, pb);
-  // The same component on both sides, unchanged with all it references: nothing to find (and much to skip in a large document).
+  // The same component on both sides, unchanged with all it references: nothing to find (and much to skip in a large
+  // document).
   if (
     isMapping(a) &&
     isMapping(b) &&
@@ -367,7 +383,8 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
     return;
   const sa: any = asSchema(ra.schema);
   const sb: any = asSchema(rb.schema);
-  // Each pair of schemas once per place and reading: this ends cycles, and keeps shared components from being walked again and again.
+  // Each pair of schemas once per place and reading: this ends cycles, and keeps shared components from being walked
+  // again and again.
   const seen = ctx.seen ?? new Set<string>();
   const pairKey = `${ctx.side}|${ctx.text}|${ra.pointer}|${rb.pointer}`;
   if (seen.has(pairKey)) return;
@@ -375,7 +392,8 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
   const depth = (ctx.depth ?? 0) + 1;
   if (depth > MAX_DEPTH)
     throw new Error(
-      `${ctx.where}: the schema at ${rb.pointer || ra.pointer} is nested more than ${MAX_DEPTH} levels deep; the gate does not compare deeper`,
+      `${ctx.where}: the schema at ${rb.pointer || ra.pointer} is nested more than ` +
+        `${MAX_DEPTH} levels deep; the gate does not compare deeper`,
     );
   const inner: SchemaContext = { ...ctx, ownDefault: false, member: false, seen, depth };
   const at = rb.schema !== undefined && b !== undefined ? rb.pointer : ra.pointer;
@@ -667,7 +685,10 @@ export function compareSchema(a: unknown, pa: string, b: unknown, pb: string, ct
 
 type Emit = (kind: string, action: Finding["action"], before?: unknown, after?: unknown, keyword?: string) => void;
 
-/** An object's properties and required names, its own and those of its allOf members (at any depth), each property with the pointer where it is written. */
+/**
+ * An object's properties and required names, its own and those of its allOf members (at any depth), each property
+ * with the pointer where it is written.
+ */
 function flatObject(
   doc: OpenApiDocument,
   schema: any,

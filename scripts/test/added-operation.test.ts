@@ -26,7 +26,8 @@ function consumer(name: string, body: string): string {
   const file = join(dir, `${name}.ts`);
   writeFileSync(
     file,
-    `import type { Client } from "openapi-fetch";\nimport type { paths } from "./generated/schema.js";\ndeclare const raw: Client<paths>;\n${body}\n`,
+    `import type { Client } from "openapi-fetch";\nimport type { paths } from "./generated/schema.js";\ndeclare ` +
+      `const raw: Client<paths>;\n${body}\n`,
   );
   return file;
 }

@@ -35,7 +35,9 @@ async function server(delayMs: number, totalRecords: number): Promise<BenchServe
   return s;
 }
 
-/** Resolves once the server has been asked for `page`; rejects if it never is (a hang would be worse than a failure). */
+/**
+ * Resolves once the server has been asked for `page`; rejects if it never is (a hang would be worse than a failure).
+ */
 function until(s: BenchServer, seen: Set<number>, page: number, ms = 5_000): Promise<void> {
   if (seen.has(page)) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -113,37 +115,41 @@ describe("in-flight counter", () => {
 
 describe("prefetch walk (3 pages)", () => {
   for (const prefetch of [true, false]) {
-    it(`prefetch ${prefetch ? "on" : "off"}: the next page is requested ${prefetch ? "before" : "only after"} the caller finishes the current one, one request in flight`, async () => {
-      const s = await server(15, 6);
-      const log: string[] = [];
-      const seen = new Set<number>();
-      s.onRequest = ({ page }) => {
-        seen.add(page!);
-        log.push(`request ${page}`);
-      };
-      // The client's fetch is called synchronously when a page is asked for: its log orders requests exactly.
-      const fetchLogged: typeof fetch = (input, init) => {
-        log.push(`fetch ${new URL(String(input)).searchParams.get("page")}`);
-        return fetch(input, init);
-      };
-      const client = createClient({ baseUrl: s.url, apiKey: "bench-key", fetch: fetchLogged });
-      const pager = client.iterateBrowserRequests({ pageSize: 2 }, { prefetch, headers: { [TAG_HEADER]: "it" } });
-      const pages = await walkPages(pager.iterPages(), async (page, i) => {
-        expect(page.page).toBe(i + 1);
-        // With prefetch, the caller holds page i+1 until the server has been asked for page i+2.
-        if (prefetch && i < 2) await until(s, seen, i + 2);
-        log.push(`done ${i + 1}`);
-      });
-      expect(pages).toBe(3);
-      expect(log).toEqual(
-        prefetch
-          ? ["fetch 1", "request 1", "fetch 2", "request 2", "done 1", "fetch 3", "request 3", "done 2", "done 3"]
-          : ["fetch 1", "request 1", "done 1", "fetch 2", "request 2", "done 2", "fetch 3", "request 3", "done 3"],
-      );
-      const stats = s.counter.snapshot();
-      expect(stats.maxInFlightByTag).toEqual({ it: 1 });
-      expect(stats.requests).toBe(3);
-    });
+    it(
+      `prefetch ${prefetch ? "on" : "off"}: the next page is requested ${prefetch ? "before" : "only after"} ` +
+        `the caller finishes the current one, one request in flight`,
+      async () => {
+        const s = await server(15, 6);
+        const log: string[] = [];
+        const seen = new Set<number>();
+        s.onRequest = ({ page }) => {
+          seen.add(page!);
+          log.push(`request ${page}`);
+        };
+        // The client's fetch is called synchronously when a page is asked for: its log orders requests exactly.
+        const fetchLogged: typeof fetch = (input, init) => {
+          log.push(`fetch ${new URL(String(input)).searchParams.get("page")}`);
+          return fetch(input, init);
+        };
+        const client = createClient({ baseUrl: s.url, apiKey: "bench-key", fetch: fetchLogged });
+        const pager = client.iterateBrowserRequests({ pageSize: 2 }, { prefetch, headers: { [TAG_HEADER]: "it" } });
+        const pages = await walkPages(pager.iterPages(), async (page, i) => {
+          expect(page.page).toBe(i + 1);
+          // With prefetch, the caller holds page i+1 until the server has been asked for page i+2.
+          if (prefetch && i < 2) await until(s, seen, i + 2);
+          log.push(`done ${i + 1}`);
+        });
+        expect(pages).toBe(3);
+        expect(log).toEqual(
+          prefetch
+            ? ["fetch 1", "request 1", "fetch 2", "request 2", "done 1", "fetch 3", "request 3", "done 2", "done 3"]
+            : ["fetch 1", "request 1", "done 1", "fetch 2", "request 2", "done 2", "fetch 3", "request 3", "done 3"],
+        );
+        const stats = s.counter.snapshot();
+        expect(stats.maxInFlightByTag).toEqual({ it: 1 });
+        expect(stats.requests).toBe(3);
+      },
+    );
   }
 });
 

