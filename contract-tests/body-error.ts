@@ -79,7 +79,15 @@ export function invalidUtf8At(bytes: Uint8Array): number {
     // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
     const second = bytes[i + 1]!;
     const [lo, hi] =
-      b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+      b === 0xe0
+        ? [0xa0, 0xbf]
+        : b === 0xed
+          ? [0x80, 0x9f]
+          : b === 0xf0
+            ? [0x90, 0xbf]
+            : b === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
     if (second < lo || second > hi) return i;
     for (let k = 2; k <= n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
     i += n + 1;

@@ -306,7 +306,9 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         }
       }
       const responseHeaders: Record<string, string> = {};
-      res.headers.forEach((value, name) => (responseHeaders[name] = scrubber.text(value)));
+      res.headers.forEach((value, name) => {
+        responseHeaders[name] = scrubber.text(value);
+      });
       // A body still unfinished at the deadline costs a whole deadline, as no answer does: it counts toward the breaker.
       if (bodyError?.kind === "timeout") {
         if (++failuresInARow >= BREAKER_THRESHOLD)

@@ -16,8 +16,7 @@ const OWED: Record<BodyError["kind"], { title: string; documented: string }> = {
   },
   timeout: {
     title: "Response body did not finish within the request's deadline",
-    documented:
-      "the documented response, headers and whole body, within the request's deadline (CONTRACT_TIMEOUT_MS)",
+    documented: "the documented response, headers and whole body, within the request's deadline (CONTRACT_TIMEOUT_MS)",
   },
   charset: {
     title: "Response body is not valid UTF-8",
