@@ -4,28 +4,9 @@
  * body never finished), a body still unfinished at the request's deadline, or JSON that is not UTF-8. Each is
  * the target's fault (response_readable reports it), never the suite's.
  */
-import { causeText } from "../src/errors.js";
+import { bodyFailureOf } from "../src/body.js";
 import { isJsonMedia } from "../openapi/lib/operations.js";
 import type { BodyError } from "./types.js";
-
-/** Error codes of node:zlib and its brotli decoder (the runtime's decoders of gzip, deflate and br). */
-const DECODER_ERROR = /^Z_|^ERR__ERROR_FORMAT|BROTLI|^ERR_ZLIB/;
-
-/** The first error code down a cause chain. */
-function codeOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 6; e = (e as Error).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return undefined;
-}
-
-/** The deepest error of a cause chain: the decoder's or the socket's own words, not the runtime's "terminated". */
-function rootOf(err: unknown): unknown {
-  let e = err;
-  for (let depth = 0; depth < 6 && e instanceof Error && e.cause !== undefined; depth++) e = e.cause;
-  return e;
-}
 
 /**
  * Why a body whose headers arrived could not be read: `err` is what the read threw (its cause chain holds the
@@ -48,22 +29,7 @@ export function bodyFailure(
       detail: `the body did not finish within the request's deadline of ${timeoutMs} ms (${bytes} arrived${length !== null ? ` of the ${length} its Content-Length declares` : ""})`,
       bytesRead,
     };
-  const code = codeOf(err);
-  const cause = causeText(rootOf(err));
-  if (coding && code && DECODER_ERROR.test(code))
-    return {
-      kind: "encoding",
-      detail: `the body does not decode as its Content-Encoding (${coding}) says, after ${bytes}: ${cause}`,
-      bytesRead,
-    };
-  return {
-    kind: "cut",
-    detail:
-      length !== null && !coding
-        ? `the body ended after ${bytesRead} of the ${length} bytes its Content-Length declares: ${cause}`
-        : `the body ended before it was complete (after ${bytes}${length !== null ? `; Content-Length ${length}` : ", chunked"}): ${cause}`,
-    bytesRead,
-  };
+  return { ...bodyFailureOf(err, headers), bytesRead };
 }
 
 /** The offset of the first byte of `bytes` that is not part of a valid UTF-8 sequence, or -1 when all are. */

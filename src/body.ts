@@ -1,4 +1,5 @@
 /** Reading a response body under a byte limit and a deadline (the client and the contract suite share it). */
+import { causeText } from "./errors.js";
 
 /** A body read up to a limit: the bytes kept, how many arrived, and whether the limit cut it. */
 export interface LimitedBody {
@@ -70,6 +71,49 @@ export async function readLimited(
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
   return { bytes: chunks.length === 1 ? chunks[0]! : concat(chunks, total), total, truncated: false };
+}
+
+/** Error codes of node:zlib and its brotli decoder (what the runtime decodes gzip, deflate and br with). */
+const DECODER_ERROR = /^Z_|^ERR__ERROR_FORMAT|BROTLI|^ERR_ZLIB/;
+
+/** The first error code down a cause chain, and the deepest error (the decoder's or socket's own words). */
+function rootCause(err: unknown): { code: string | undefined; root: unknown } {
+  let code: string | undefined;
+  let e = err;
+  for (let depth = 0; depth < 6; depth++) {
+    const c = (e as { code?: unknown } | null)?.code;
+    if (!code && typeof c === "string") code = c;
+    if (!(e instanceof Error) || e.cause === undefined) break;
+    e = e.cause;
+  }
+  return { code, root: e };
+}
+
+/**
+ * Why a body whose status line and headers arrived could not be read (not a deadline: the caller knows that
+ * one): `encoding`, it does not decode as its Content-Encoding says; `cut`, the connection ended before it was
+ * complete. `detail` names the Content-Encoding or Content-Length, the bytes that arrived, and the decoder's or
+ * socket's error (e.g. `incorrect header check (Z_DATA_ERROR)`, `other side closed (UND_ERR_SOCKET)`).
+ */
+export function bodyFailureOf(err: unknown, headers: Headers): { kind: "encoding" | "cut"; detail: string } {
+  const bytesRead = err instanceof BodyReadError ? err.bytesRead : 0;
+  const { code, root } = rootCause(err instanceof BodyReadError ? err.cause : err);
+  const coding = headers.get("content-encoding")?.trim();
+  const length = headers.get("content-length");
+  const bytes = `${bytesRead} ${coding ? "decoded " : ""}bytes`;
+  const cause = causeText(root);
+  if (coding && code && DECODER_ERROR.test(code))
+    return {
+      kind: "encoding",
+      detail: `the body does not decode as its Content-Encoding (${coding}) says, after ${bytes}: ${cause}`,
+    };
+  return {
+    kind: "cut",
+    detail:
+      length !== null && !coding
+        ? `the body ended after ${bytesRead} of the ${length} bytes its Content-Length declares: ${cause}`
+        : `the body ended before it was complete (after ${bytes}${length !== null ? `; Content-Length ${length}` : ", chunked"}): ${cause}`,
+  };
 }
 
 function concat(chunks: Uint8Array[], max: number): Uint8Array {
