@@ -33,7 +33,7 @@ export function bodyFailure(
 }
 
 /** The offset of the first byte of `bytes` that is not part of a valid UTF-8 sequence, or -1 when all are. */
-export function invalidUtf8At(bytes: Uint8Array): number {
+function invalidUtf8At(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
     if (b < 0x80) {
