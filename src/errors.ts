@@ -158,7 +158,10 @@ export class SiteUnavailableError extends InternalServerError {
   override name = "SiteUnavailableError";
 }
 
-/** The request never got a response: DNS, refused or reset connection, TLS... (`cause` says which). */
+/**
+ * The request never got a response: DNS, refused or reset connection, TLS... (`cause` says which). A response
+ * whose body then failed is a {@link ResponseBodyError}.
+ */
 export class ConnectionError extends WebautoError {
   override name = "ConnectionError";
   constructor(
@@ -172,6 +175,64 @@ export class ConnectionError extends WebautoError {
   }
   override toJSON() {
     return { ...super.toJSON(), method: this.method, path: this.path, attempts: this.attempts };
+  }
+}
+
+/** Input of {@link ResponseBodyError}: the answer that began, and why its body could not be read (already scrubbed). */
+export interface ResponseBodyErrorInit extends RequestInfoSummary {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  /** What went wrong, e.g. `the body does not decode as its Content-Encoding (gzip) says, after 0 decoded bytes: ...`. */
+  detail: string;
+  /** `encoding`: not in its Content-Encoding; `cut`: the connection ended before the body was complete. */
+  kind: "encoding" | "cut";
+  /** Bytes of the body that arrived first (decoded bytes when it has a Content-Encoding). */
+  bytesRead: number;
+}
+
+/**
+ * The service answered (a status line and headers arrived) but the body could not be read: it does not decode
+ * as its Content-Encoding says, or the connection ended before it was complete. Not a connection failure: it is
+ * retried only as its status would be (a 2xx never). `cause` is the decoder's or the socket's error.
+ */
+export class ResponseBodyError extends WebautoError {
+  override name = "ResponseBodyError";
+  readonly status: number;
+  readonly statusText: string;
+  /** Response headers, secret values replaced by `***`. */
+  readonly headers: Record<string, string>;
+  readonly kind: "encoding" | "cut";
+  readonly bytesRead: number;
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+  readonly operationId: string | null;
+
+  constructor(init: ResponseBodyErrorInit, options: { cause: unknown }) {
+    super(
+      `the ${init.status} response to ${init.method} ${init.path} could not be read: ${boundedText(init.detail, 300)}`,
+      options,
+    );
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.headers = redactHeaders(init.headers);
+    this.kind = init.kind;
+    this.bytesRead = init.bytesRead;
+    this.method = init.method;
+    this.path = init.path;
+    this.attempts = init.attempts;
+    this.operationId = init.operationId ?? null;
+  }
+  override toJSON() {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      kind: this.kind,
+      method: this.method,
+      path: this.path,
+      attempts: this.attempts,
+    };
   }
 }
 

@@ -34,6 +34,7 @@ export {
   RedirectNotFollowedError,
   RequestAbortedError,
   RequestTimeoutError,
+  ResponseBodyError,
   ResponseTooLargeError,
   ResponseValidationError,
   SiteUnavailableError,

@@ -4,8 +4,15 @@
  * directly; `client.raw` (openapi-fetch) gets the same behaviour through `fetchFor`, since openapi-fetch's
  * middleware cannot re-send a request (its issues #1122, #2075).
  */
-import { readLimited } from "./body.js";
-import { ArgumentError, ConnectionError, RequestAbortedError, ResponseTooLargeError, TimeoutError } from "./errors.js";
+import { BodyReadError, bodyFailureOf, readLimited } from "./body.js";
+import {
+  ArgumentError,
+  ConnectionError,
+  RequestAbortedError,
+  ResponseBodyError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "./errors.js";
 import { makeApiError } from "./error-factory.js";
 import { isLoopbackHost } from "./hosts.js";
 import { POLICY } from "./policy.js";
@@ -158,6 +165,7 @@ export function createTransport(config: TransportConfig): Transport {
       let outcome: AttemptOutcome;
       let failure: Error | undefined;
       let incoming: Incoming | undefined;
+      let answered: Headers | undefined;
       try {
         // Redirects are never followed: fetch keeps custom headers on a cross-origin redirect, so the key
         // would go to whatever address (even plain http:) the Location names.
@@ -169,7 +177,30 @@ export function createTransport(config: TransportConfig): Transport {
           redirect: "manual",
         });
         if (res.type === "opaqueredirect" || res.status === 0) throw new RedirectRefused();
-        const read = await readLimited(res, config.maxResponseBytes, true); // inside the deadline
+        answered = res.headers;
+        let read: Awaited<ReturnType<typeof readLimited>>;
+        try {
+          read = await readLimited(res, config.maxResponseBytes, true, deadline.signal); // inside the deadline
+        } catch (err) {
+          if (deadline.timedOut() || deadline.callerAborted()) throw err;
+          // The service answered: a body that does not decode or ends early is no connection failure.
+          const { kind, detail } = bodyFailureOf(err, res.headers);
+          throw new ResponseBodyError(
+            {
+              status: res.status,
+              statusText: res.statusText,
+              headers: scrubbedHeaders(res.headers, scrubber),
+              kind,
+              detail: scrubber.text(detail),
+              bytesRead: err instanceof BodyReadError ? err.bytesRead : 0,
+              method,
+              path,
+              attempts: attempt,
+              ...(operationId ? { operationId } : {}),
+            },
+            { cause: scrubError(err instanceof BodyReadError ? err.cause : err, scrubber) },
+          );
+        }
         if (read.truncated) throw new ResponseTooLargeError(method, path, config.maxResponseBytes, res.status);
         const body = read.bytes;
         incoming = {
@@ -200,7 +231,11 @@ export function createTransport(config: TransportConfig): Transport {
         }
         if (err instanceof ResponseTooLargeError) throw err;
         if (deadline.callerAborted()) throw new RequestAbortedError(method, path, { cause: callerSignal?.reason });
-        if (deadline.timedOut()) {
+        if (err instanceof ResponseBodyError && answered) {
+          // Retried as its status would be: a 2xx never (the service did the work), a 503 or 429 by the mode's rules.
+          outcome = { kind: "response", status: err.status, headers: answered };
+          failure = err;
+        } else if (deadline.timedOut()) {
           outcome = { kind: "timeout" };
           failure = new TimeoutError(method, path, attempt, timeoutMs, { cause: err });
         } else {
@@ -217,7 +252,10 @@ export function createTransport(config: TransportConfig): Transport {
       }
       // A server asking for more than the client honours gets its answer back, with the delay it asked for.
       const asked = outcome.kind === "response" ? parseRetryAfterMs(outcome.headers) : undefined;
-      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return { ...incoming!, retryAfterMs: asked };
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+        if (failure) throw failure;
+        return { ...incoming!, retryAfterMs: asked };
+      }
       const delayMs = retryDelayMs(outcome, attempt - 1);
       const reason = outcome.kind === "response" ? String(outcome.status) : outcome.kind;
       config.onRetry?.({ method, path, nextAttempt: attempt + 1, delayMs, reason });
@@ -274,6 +312,15 @@ function mergeHeaders(
   for (const layer of layers) for (const [name, value] of Object.entries(layer ?? {})) merged.set(name, value);
   merged.set(config.keyHeader, config.headers[config.keyHeader]!);
   return Object.fromEntries(merged);
+}
+
+/** A copy of response headers with the key scrubbed from every value (a server may echo it). */
+function scrubbedHeaders(headers: Headers, scrubber: Scrubber): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => {
+    out.append(name, scrubber.text(value));
+  });
+  return out;
 }
 
 /** A transport error whose message may quote the server: the key scrubbed from it. */

@@ -5,7 +5,7 @@ import type { Check } from "../model/types.js";
 
 /** A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one parses. */
 export const contentTypeConformance: Check = (ex, { model }) => {
-  const { status, contentType, json, bodyText, truncated, tooDeep } = ex.response;
+  const { status, contentType, json, bodyText, truncated, tooDeep, bodyError } = ex.response;
   if (status === 0 || !model.isDocumentedStatus(ex.operation, status)) return [];
   const media = model.responseMedia(ex.operation, status);
   if (media.length === 0) return []; // documented without content: any body is fine
@@ -22,7 +22,8 @@ export const contentTypeConformance: Check = (ex, { model }) => {
         promise,
       }),
     ];
-  if (isJsonMedia(received) && json === undefined && !truncated && tooDeep === undefined)
+  // A body that could not be read as its headers say is response_readable's finding, not a second one here.
+  if (isJsonMedia(received) && json === undefined && !truncated && tooDeep === undefined && !bodyError)
     return [
       finding(ex, {
         severity: "error",

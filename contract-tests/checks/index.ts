@@ -9,6 +9,7 @@ import { notAServerError } from "./not-a-server-error.js";
 import { positiveDataAcceptance } from "./positive-data-acceptance.js";
 import { resourceAvailability } from "./resource-availability.js";
 import { responseEnvelope } from "./response-envelope.js";
+import { responseReadable } from "./response-readable.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
@@ -36,6 +37,7 @@ export interface CheckDef {
 /** Checks every exchange gets, whatever the operation (Schemathesis's defaults, plus size and envelope). */
 const RESPONSE = {
   not_a_server_error: { fn: notAServerError },
+  response_readable: { fn: responseReadable },
   status_code_conformance: { fn: statusCodeConformance },
   content_type_conformance: { fn: contentTypeConformance },
   body_size_limit: { fn: bodySizeLimit },

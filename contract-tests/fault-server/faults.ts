@@ -13,6 +13,8 @@ export interface FaultExpectation {
    * 422, 415, 4XX or default error response), so by default it is a warning.
    */
   strict?: boolean;
+  /** The run's request deadline (CONTRACT_TIMEOUT_MS), for a fault that makes requests wait for it. */
+  timeoutMs?: number;
 }
 
 /**
@@ -79,7 +81,29 @@ export const FAULTS = {
   // Caught by the document's state rules (BrowserRequest and Action allOf if/then), with no module code.
   "pending-completed-at": { catches: ["response_schema_conformance"] },
   "wait-output": { catches: ["response_schema_conformance"] },
+  // Faults of the wire after the status line, in the listing's answers (see TRANSPORT_FAULTS): the target's errors.
+  "bad-gzip": { catches: ["response_readable"] },
+  "bad-deflate": { catches: ["response_readable"] },
+  "bad-br": { catches: ["response_readable"] },
+  "cut-body": { catches: ["response_readable"] },
+  "long-content-length": { catches: ["response_readable"] },
+  // fetch reads the declared bytes and drops the rest: what it keeps is cut JSON (see docs/contract-suite.md).
+  "short-content-length": { catches: ["content_type_conformance"] },
+  "non-utf8-json": { catches: ["response_readable"] },
+  "stalled-body": { catches: ["response_readable"], timeoutMs: 300 },
 } satisfies Record<string, FaultExpectation>;
+
+/** The faults the server injects on the wire, in the listing's answers, after a correct status line and headers. */
+export const TRANSPORT_FAULTS = [
+  "bad-gzip",
+  "bad-deflate",
+  "bad-br",
+  "cut-body",
+  "long-content-length",
+  "short-content-length",
+  "non-utf8-json",
+  "stalled-body",
+] as const satisfies ReadonlyArray<keyof typeof FAULTS>;
 
 /** A fault name. */
 export type Fault = keyof typeof FAULTS;

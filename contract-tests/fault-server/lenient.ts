@@ -20,6 +20,8 @@ export const LENIENT = {
     "undocumented response headers and members, at the top and inside records (the schemas do not forbid other members)",
   "lenient-date-times":
     "date-times with other offsets and fraction lengths (+02:00, -05:30, none to 7 digits), all valid RFC 3339 in the document's DateTime pattern",
+  "lenient-compressed":
+    "a body compressed with gzip when the request accepts it (Accept-Encoding), correctly encoded (RFC 9110 8.4.1.3)",
 } as const;
 
 /** A lenient variant's name. */

@@ -9,7 +9,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { browserRequests, makeId, TYPE_CODES } from "./records.js";
-import type { Fault } from "./faults.js";
+import { gzipSync } from "node:zlib";
+import { TRANSPORT_FAULTS, type Fault } from "./faults.js";
 import { EXTRA_HEADERS, takes, withExtraMembers, withOtherDateTimes, type Lenient } from "./lenient.js";
 
 /** The key of the first account (the one the suite is given). */
@@ -443,6 +444,42 @@ function sendHuge(res: ServerResponse): void {
   more();
 }
 
+/**
+ * Writes an answer with a fault of the wire after its status line and headers: a body that is not in its
+ * declared Content-Encoding, a connection closed mid-body, a Content-Length longer or shorter than the body, a
+ * byte that is not UTF-8 in JSON, or a body that stops after its first bytes and never ends.
+ */
+function writeFaulty(
+  res: ServerResponse,
+  fault: (typeof TRANSPORT_FAULTS)[number],
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+): void {
+  const body = Buffer.from(text);
+  const coding = { "bad-gzip": "gzip", "bad-deflate": "deflate", "bad-br": "br" } as Record<string, string>;
+  res.on("error", () => {});
+  if (coding[fault]) return void res.writeHead(status, { ...headers, "content-encoding": coding[fault]! }).end(body);
+  if (fault === "non-utf8-json") {
+    // A top-level member (undocumented: a warning at most) whose value holds the byte 0xFF, never valid UTF-8.
+    const bad = Buffer.concat([Buffer.from('{"note":"caf'), Buffer.from([0xff]), Buffer.from('",'), body.subarray(1)]);
+    return void res.writeHead(status, { ...headers, "content-type": "application/json; charset=utf-8" }).end(bad);
+  }
+  if (fault === "short-content-length")
+    return void res.writeHead(status, { ...headers, "content-length": String(Math.floor(body.length / 2)) }).end(body);
+  // long-content-length: 100 bytes more are declared than sent, and the connection is closed after the body.
+  const long = fault === "long-content-length";
+  res.writeHead(status, {
+    ...headers,
+    "content-length": String(body.length + (long ? 100 : 0)),
+    ...(long ? { connection: "close" } : {}),
+  });
+  if (long) return void res.end(body);
+  res.write(body.subarray(0, Math.floor(body.length / 2)));
+  // cut-body: the connection is reset mid-body; stalled-body: it stays open and nothing more comes.
+  if (fault === "cut-body") setTimeout(() => res.socket?.destroy(), 10);
+}
+
 /** A running fault server. */
 export interface FaultServer {
   url: string;
@@ -474,10 +511,14 @@ export async function startFaultServer(): Promise<FaultServer> {
     handle(req, caches.get(variant)!).then(
       (r) => {
         const text = r.body === undefined ? "" : typeof r.body === "string" ? r.body : JSON.stringify(r.body);
-        res.writeHead(r.status, {
-          ...r.headers,
-          ...(text ? { "content-type": r.contentType ?? "application/json" } : {}),
-        });
+        const headers = { ...r.headers, ...(text ? { "content-type": r.contentType ?? "application/json" } : {}) };
+        const listingAnswer = /^\/variant\/[^/]+\/v1\/browser\/requests(\?|$)/.test(req.url ?? "");
+        const fault = listingAnswer ? TRANSPORT_FAULTS.find((f) => parts.has(f)) : undefined;
+        if (fault) return writeFaulty(res, fault, r.status, headers, text);
+        // Lenient: a body compressed as the request accepts it (a correct gzip encoding, RFC 9110 8.4.1.3).
+        if (text && takes(parts, "lenient-compressed") && /\bgzip\b/.test(req.headers["accept-encoding"] ?? ""))
+          return void res.writeHead(r.status, { ...headers, "content-encoding": "gzip" }).end(gzipSync(text));
+        res.writeHead(r.status, headers);
         res.end(text);
       },
       () => res.writeHead(500).end(),

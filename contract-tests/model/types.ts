@@ -21,6 +21,20 @@ export interface SentRequest {
   json?: unknown;
 }
 
+/**
+ * The status line and headers of a response arrived, but its body could not be read as they describe it: the
+ * target's fault (response_readable reports it). `encoding`: not in its Content-Encoding; `cut`: the
+ * connection ended mid-body (fewer bytes than its Content-Length, a chunked body unfinished); `timeout`: still
+ * unfinished at the request's deadline; `charset`: declared UTF-8 (JSON is) and not.
+ */
+export interface BodyError {
+  kind: "encoding" | "cut" | "timeout" | "charset";
+  /** What went wrong, with the decoder's or the connection's own error. */
+  detail: string;
+  /** The bytes that arrived before it went wrong (decoded bytes when the body has a Content-Encoding). */
+  bytesRead: number;
+}
+
 /** A response as received; `status` 0 means no HTTP answer (see `transportError`). */
 export interface ReceivedResponse {
   status: number;
@@ -39,11 +53,14 @@ export interface ReceivedResponse {
   bodyLimit?: number;
   /** The body nests arrays and objects deeper than the suite parses (MAX_JSON_DEPTH): it was not parsed. */
   tooDeep?: number;
+  /** The body could not be read as its headers describe it (the status and headers are real). */
+  bodyError?: BodyError;
   /** Why no HTTP answer came (e.g. `fetch failed (ECONNREFUSED)`, `timeout after 30000 ms`). */
   transportError?: string;
   /**
-   * The suite's own transport could not send the request or read its answer (a body fetch refuses on a GET; a
-   * 407 answer, which fetch turns into a network error without a cause): the suite's problem, never the target's.
+   * The suite's own transport could not send the request (a body fetch refuses on a GET), or fetch would not
+   * hand over the answer (a 407, which it turns into a network error without a cause): the suite's problem,
+   * never the target's. Whatever goes wrong after a status line arrived is the target's (`bodyError`).
    */
   suiteError?: boolean;
   elapsedMs: number;

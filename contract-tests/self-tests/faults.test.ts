@@ -98,6 +98,7 @@ beforeAll(async () => {
       {
         CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS),
         ...("strict" in e ? { CONTRACT_STRICT: "1" } : {}),
+        ...("timeoutMs" in e ? { CONTRACT_TIMEOUT_MS: String(e.timeoutMs) } : {}),
       },
     ]),
     // The server takes the credential only where the scheme puts it: a suite sending it elsewhere fails.

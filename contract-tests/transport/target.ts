@@ -4,13 +4,14 @@
  * keys from everything it records, retries what never reached the server and 429s, stops sending when the
  * request budget is spent, and opens a breaker after consecutive transport failures.
  */
-import { readLimited } from "../../src/body.js";
+import { BodyReadError, readLimited, type LimitedBody } from "../../src/body.js";
 import { causeText } from "../../src/errors.js";
 import { createScrubber, type Scrubber } from "../../src/redact.js";
 import { parseRetryAfterMs } from "../../src/retry.js";
 import type { Settings } from "../config/settings.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
-import type { Exchange } from "../model/types.js";
+import { bodyFailure, charsetFailure } from "./body-error.js";
+import type { BodyError, Exchange } from "../model/types.js";
 import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
 
 /** How to authenticate one request. */
@@ -224,57 +225,22 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         throw new SkipScenario(stopReason);
       }
       sent++;
+      // One deadline for the whole exchange (connect, headers, body, decoding), on a timer this function holds
+      // (not AbortSignal.timeout, which the runtime may collect), cleared the moment the exchange ends.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DOMException("deadline", "TimeoutError")), timeoutMs);
+      let res: Response;
       try {
         // Never follow redirects: fetch would carry the key to the Location. A 3xx is recorded as received.
-        const res = await fetch(url, {
+        res = await fetch(url, {
           method: spec.method,
           headers: wire,
           body: bodyText,
           redirect: "manual",
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: deadline.signal,
         });
-        // Rate limits are not part of the contract the seed shows: wait (bounded) and try again a few times.
-        if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
-          await res.body?.cancel().catch(() => {});
-          const asked = parseRetryAfterMs(res.headers);
-          await sleep(asked !== undefined && asked <= 60_000 ? asked : 1000 * 2 ** rateLimited++);
-          continue;
-        }
-        const { bytes, total, truncated } = await readLimited(res, settings.maxBodyBytes);
-        const raw = new TextDecoder().decode(bytes);
-        const text = scrubber.text(truncated ? raw.slice(0, TRUNCATED_EXCERPT_CHARS) : raw);
-        let json: unknown;
-        const depth = truncated || text === "" ? 0 : jsonDepth(text);
-        if (!truncated && text !== "" && depth <= MAX_JSON_DEPTH) {
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-        }
-        const responseHeaders: Record<string, string> = {};
-        res.headers.forEach((value, name) => {
-          responseHeaders[name] = scrubber.text(value);
-        });
-        failuresInARow = 0;
-        const response = {
-          status: res.status,
-          headers: responseHeaders,
-          contentType: res.headers.get("content-type"),
-          bodyText: text,
-          json,
-          bodyBytes: total,
-          ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}),
-          ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}),
-          elapsedMs: Date.now() - started,
-        };
-        return {
-          operation: spec.operation,
-          request,
-          response,
-          ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
-        };
       } catch (err) {
+        clearTimeout(timer);
         // fetch refused to build the request (a body on GET, a header value it cannot send): nothing reached the
         // target, so it is the suite's problem, never the target's, and no reason to stop sending.
         if (err instanceof TypeError && !/fetch failed/i.test(err.message)) {
@@ -296,7 +262,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
             "the suite could not read the answer: fetch turned it into a network error without a cause (it does so for a 407 Proxy Authentication Required)";
           break;
         }
-        const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+        const timedOut = deadline.signal.aborted;
         lastError = scrubber.text(timedOut ? `no answer within ${timeoutMs} ms (timeout)` : causeText(err));
         if (!timedOut && attempt < CONNECTION_RETRIES && UNREACHED.test(lastError)) {
           await sleep(200 * (attempt + 1));
@@ -304,6 +270,68 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         }
         break;
       }
+      // The status line and headers arrived: whatever goes wrong from here is the target's, and nothing is sent again.
+      // Rate limits are not part of the contract the seed shows: wait (bounded) and try again a few times.
+      if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
+        clearTimeout(timer);
+        void res.body?.cancel().catch(() => {});
+        const asked = parseRetryAfterMs(res.headers);
+        await sleep(asked !== undefined && asked <= 60_000 ? asked : 1000 * 2 ** rateLimited++);
+        continue;
+      }
+      let read: LimitedBody = { bytes: new Uint8Array(0), total: 0, truncated: false };
+      let bodyError: BodyError | undefined;
+      try {
+        read = await readLimited(res, settings.maxBodyBytes, false, deadline.signal);
+      } catch (err) {
+        const bytesRead = err instanceof BodyReadError ? err.bytesRead : 0;
+        bodyError = bodyFailure(err, res.headers, bytesRead, timeoutMs, deadline.signal.aborted);
+        bodyError.detail = scrubber.text(bodyError.detail);
+      } finally {
+        clearTimeout(timer);
+      }
+      const { bytes, total, truncated } = read;
+      const contentType = res.headers.get("content-type");
+      if (!bodyError && !truncated) bodyError = charsetFailure(contentType, bytes);
+      // A body that did not arrive whole is not parsed (a charset error keeps its text, with U+FFFD for the bad bytes).
+      const raw = bodyError && bodyError.kind !== "charset" ? "" : new TextDecoder().decode(bytes);
+      const text = scrubber.text(truncated ? raw.slice(0, TRUNCATED_EXCERPT_CHARS) : raw);
+      let json: unknown;
+      const depth = truncated || text === "" ? 0 : jsonDepth(text);
+      if (!truncated && text !== "" && depth <= MAX_JSON_DEPTH) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      const responseHeaders: Record<string, string> = {};
+      res.headers.forEach((value, name) => {
+        responseHeaders[name] = scrubber.text(value);
+      });
+      // A body still unfinished at the deadline costs a whole deadline, as no answer does: it counts toward the breaker.
+      if (bodyError?.kind === "timeout") {
+        if (++failuresInARow >= BREAKER_THRESHOLD)
+          stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete answer within the deadline; last: status ${res.status}, ${bodyError.detail})`;
+      } else failuresInARow = 0;
+      const response = {
+        status: res.status,
+        headers: responseHeaders,
+        contentType,
+        bodyText: text,
+        json,
+        bodyBytes: bodyError ? bodyError.bytesRead : total,
+        ...(truncated ? { truncated, bodyLimit: settings.maxBodyBytes } : {}),
+        ...(depth > MAX_JSON_DEPTH ? { tooDeep: depth } : {}),
+        ...(bodyError ? { bodyError } : {}),
+        elapsedMs: Date.now() - started,
+      };
+      return {
+        operation: spec.operation,
+        request,
+        response,
+        ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
+      };
     }
     if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD)
       stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -10,11 +11,13 @@ import {
   RedirectNotFollowedError,
   RequestAbortedError,
   RequestTimeoutError,
+  ResponseBodyError,
   ResponseValidationError,
   SiteUnavailableError,
   TimeoutError,
   type ClientOptions,
 } from "../index.js";
+import { causeText } from "../errors.js";
 import { API_KEY, expectNoSecretRecorded, recordingLogger, recordingSleep, rejection } from "./support/secrets.js";
 import { browserRequest, listing, sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
 
@@ -269,6 +272,69 @@ describe("bodies and statuses", () => {
     );
     const err = (await rejection(client.listBrowserRequests())) as ResponseValidationError;
     expect(err.pointer).toBe("/data/results");
+  });
+});
+
+describe("a response whose body cannot be read", () => {
+  const plain = Buffer.from(JSON.stringify(okListing));
+  /** A 200 declared gzip whose body is the plain JSON, a header echoing the key. */
+  const badGzip: Handler = (_req, res) =>
+    res
+      .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "x-echo": API_KEY })
+      .end(plain);
+
+  it("throws ResponseBodyError (not ConnectionError) for a body that is not the gzip it says, with status, headers and the decoder's error; a 200 is not retried", async () => {
+    const { server, client, logger } = await setup(badGzip);
+    const err = (await rejection(client.listBrowserRequests())) as ResponseBodyError;
+    expect(err).toBeInstanceOf(ResponseBodyError);
+    expect(err).not.toBeInstanceOf(ConnectionError);
+    expect(err).toMatchObject({
+      status: 200,
+      kind: "encoding",
+      method: "GET",
+      path: "/v1/browser/requests",
+      attempts: 1,
+    });
+    expect(err.headers["content-encoding"]).toBe("gzip");
+    expect(err.message).toMatch(
+      /^the 200 response to GET \/v1\/browser\/requests could not be read: the body does not decode as its Content-Encoding \(gzip\) says.*Z_DATA_ERROR/,
+    );
+    expect(causeText(err.cause)).toContain("Z_DATA_ERROR");
+    expect(server.requests).toHaveLength(1);
+    expect(logger.lines.some((l) => l.includes("retrying"))).toBe(false);
+    expectNoSecretRecorded();
+  });
+
+  it("reads a correctly gzip-encoded body", async () => {
+    const { client } = await setup((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(plain)),
+    );
+    expect((await client.listBrowserRequests()).results[0]?.id).toBe("brq_A1");
+  });
+
+  it("throws ResponseBodyError for a body cut short by a reset, naming the bytes and the declared length", async () => {
+    const { server, client } = await setup((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(plain.length) });
+      res.write(plain.subarray(0, 20));
+      setTimeout(() => res.socket?.destroy(), 10);
+    });
+    const err = (await rejection(client.listBrowserRequests())) as ResponseBodyError;
+    expect(err).toBeInstanceOf(ResponseBodyError);
+    expect(err).toMatchObject({ status: 200, kind: "cut", bytesRead: 20 });
+    expect(err.message).toMatch(new RegExp(`ended after 20 of the ${plain.length} bytes its Content-Length declares`));
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a broken body as its status would be: a 503 under the standard mode, not on the sitemap", async () => {
+    const broken503: Handler = (_req, res) =>
+      res.writeHead(503, { "content-type": "application/json", "content-encoding": "gzip" }).end(plain);
+    const { server, client, delays } = await setup(broken503);
+    const err = (await rejection(client.listBrowserRequests())) as ResponseBodyError;
+    expect(err).toMatchObject({ status: 503, attempts: 3 });
+    expect(server.requests).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+    await rejection(client.mapSite({ url: "https://www.example.com" }));
+    expect(server.requests).toHaveLength(4);
   });
 });
 
