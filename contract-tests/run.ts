@@ -23,6 +23,7 @@ import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions 
 import { BaselineError, loadBaseline, type Baseline } from "./report/baseline.js";
 import { finishRun } from "./report/finish.js";
 import { formatText, notRunText } from "./report/render.js";
+import { belowMinimumText, verdictText } from "./report/reach.js";
 import { startMock, type Out } from "./mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "./settings.js";
@@ -200,9 +201,12 @@ async function main(
     out.stdout(`Reports: ${Object.values(paths).join(", ")}`);
     const s = report.summary.scenarios;
     out.stdout("");
+    out.stdout(`Verdict: ${verdictText(report.verdict, report.reach)}`);
     out.stdout(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
     const cut = notRunText(report.summary.notRun);
     if (cut) out.stdout(`contract: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
+    const below = belowMinimumText(report.reach);
+    if (below) out.stdout(`contract: ${below}`);
     return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
   } finally {
     await prism?.stop();

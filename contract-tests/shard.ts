@@ -89,6 +89,12 @@ export interface ShardRecord {
   runOrder: string[];
   /** The baseline file the shard was judged against, if any. */
   baselinePath: string | null;
+  /** The operations the shard selected (its share, narrowed by --operations); absent in older records: its share. */
+  selectedOperations?: string[];
+  /** --operations as the shard was given it, if at all (the merged reach says the run was narrowed). */
+  operationsSelector?: string[];
+  /** --min-reach of the shard, if set: the merged run is judged against it on the merged reach. */
+  minReach?: number;
   /** Requests the shard sent. */
   requests: number;
   results: ScenarioResult[];
@@ -159,15 +165,27 @@ export function readRecords(dirs: string[]): ShardRecord[] {
   });
 }
 
-/** The merged report of shard records, judged against `baselinePath` (default: the shards' own). */
+/**
+ * The merged report of shard records, judged against `baselinePath` (default: the shards' own) and `minReach`
+ * (default: the shards' --min-reach). Reach is the union of the shards': an operation any shard reached, with
+ * every status any shard saw, out of the union of the operations they selected.
+ */
 export function mergeReport(
   records: ShardRecord[],
   baselinePath?: string,
   now = new Date(),
+  minReach?: number,
 ): { report: RunReport; results: ScenarioResult[] } {
   const { first, results, requests } = mergeRecords(records);
   const path = baselinePath ?? first.baselinePath ?? undefined;
   const baseline = loadBaseline(path);
+  const document = first.documentOperations.map((o) => o.operationId);
+  // A record without its selection (an older one) selected its whole share.
+  const selected = records.every((r) => r.selectedOperations)
+    ? new Set(records.flatMap((r) => r.selectedOperations!))
+    : new Set(document);
+  const minimum = minReach ?? records.find((r) => r.minReach !== undefined)?.minReach;
+  const selector = records.find((r) => r.operationsSelector)?.operationsSelector;
   const report = buildReport(
     first.target,
     first.documentOperations,
@@ -175,6 +193,12 @@ export function mergeReport(
     { ...baseline, ...(path ? { path } : {}) },
     requests,
     now,
+    {
+      document,
+      selected: document.filter((id) => selected.has(id)),
+      ...(selector && selected.size < document.length ? { narrowedBy: "--operations" } : {}),
+      ...(minimum !== undefined ? { minimum } : {}),
+    },
   );
   return { report, results };
 }

@@ -16,6 +16,7 @@ import { wireRules } from "../wire.js";
 import { linkOrder } from "./links.js";
 import { shardOperations } from "../shard.js";
 import type { Finding } from "../types.js";
+import type { Answered } from "../report/reach.js";
 import { genericScenarios } from "./phases.js";
 import { checkSelection, selectOperations, selectPhases } from "./select.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
@@ -35,6 +36,8 @@ export interface ScenarioResult {
   findings: Finding[];
   accepted: Finding[];
   exchanges: number;
+  /** The statuses answered per operation, for the reach of the run (absent when none was answered). */
+  answered?: Answered;
   /** Requests the target had sent when the scenario ended (the run's total is the last one). */
   requestsSent?: number;
   /** An internal error of the scenario (a bug of the suite, not a finding). */
@@ -152,6 +155,7 @@ export class ContractRun {
       findings,
       accepted,
       exchanges: verdict.exchanges,
+      ...(Object.keys(verdict.answered).length ? { answered: verdict.answered } : {}),
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
       ...(cut ? { notRun: skipReason } : {}),

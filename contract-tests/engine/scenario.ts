@@ -10,6 +10,7 @@ import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
 import { selectedChecks } from "./select.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
+import { addAnswered, type Answered } from "../report/reach.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -42,6 +43,8 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
 export class Verdict {
   readonly findings: Finding[] = [];
   exchanges = 0;
+  /** The statuses answered per operation (reach): sent requests with a status line, to a method the document lists. */
+  readonly answered: Answered = Object.create(null);
 
   constructor(
     private readonly settings: Settings,
@@ -77,6 +80,8 @@ export class Verdict {
       ...(doubt ? { inDoubt: doubt } : {}),
       ...ctx,
     };
+    if (!ex.documented && ex.response.status > 0 && full.intent !== "unsupported-method")
+      addAnswered(this.answered, ex.operation, ex.response.status);
     for (const f of runChecks(selectedChecks(ids, this.settings), ex, full)) this.findings.push(f);
     return full;
   }
