@@ -111,6 +111,12 @@ const NO_ANSWER = "got no HTTP answer";
 const INTERNAL = "met an internal error of the suite";
 const NO_SCENARIO = "had no scenario in this run";
 
+/** The rank of a grouped reason: a class's by its place, any other after them. */
+const rankOf = (reason: string) => {
+  const i = CLASSES.findIndex((c) => c.many === reason);
+  return i < 0 ? CLASSES.length : i;
+};
+
 /** A skip reason without its "skipped: " prefix. */
 const bare = (reason: string) => reason.replace(/^skipped: /, "");
 
@@ -199,9 +205,10 @@ export function computeReach(
     reachedOperations,
     share,
     ...(input.narrowedBy ? { narrowedBy: input.narrowedBy } : {}),
+    // Most operations first; a tie in the classes' order (a run cut short first).
     reasons: [...headline]
       .map(([reason, n]) => ({ reason, operations: n }))
-      .sort((a, b) => b.operations - a.operations),
+      .sort((a, b) => b.operations - a.operations || rankOf(a.reason) - rankOf(b.reason)),
     ...(input.minimum !== undefined ? { minimum: input.minimum } : {}),
     belowMinimum: input.minimum !== undefined && share < input.minimum,
     operations,

@@ -302,6 +302,9 @@ describe("against the Prism mock of the project's document", () => {
       expect(merged.report.findings).toEqual(report.findings);
       expect(merged.report.skipped).toEqual(report.skipped);
       expect(merged.report.summary).toEqual(report.summary);
+      // Reach too: every operation a shard reached, with the statuses it saw.
+      expect(merged.report.reach).toEqual(report.reach);
+      expect(merged.report.reach.reachedOperations).toBe(3);
       expect(merged.results.map((r) => r.id)).toEqual(single.results.map((r) => r.id));
       expect(formatJUnit(merged.results)).toBe(formatJUnit(single.results));
     }
