@@ -254,6 +254,7 @@ export function reasonsText(reach: Reach): string {
  * when the run was narrowed, "reached 2 of 3 selected operations (--operations; 2 of 6 of the document): ...".
  */
 export function reachText(reach: Reach): string {
+  if (reach.selectedOperations === 0) return "no operation selected";
   const ops = (n: number) => `${n} operation${n === 1 ? "" : "s"}`;
   const narrowed = reach.narrowedBy ?? (reach.selectedOperations < reach.documentOperations ? "selected" : undefined);
   const of = narrowed
