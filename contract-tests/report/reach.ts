@@ -234,19 +234,29 @@ function whyNotReached(results: readonly ScenarioResult[]): NonNullable<Operatio
     .map(([reason, g]) => ({ reason, scenarios: g.scenarios, detail: g.detail }));
 }
 
+/** Most reasons the verdict line names (the report lists every operation's). */
+const MAX_HEADLINE_REASONS = 4;
+/** Longest reason of no class the verdict line quotes. */
+const MAX_QUOTED_REASON = 120;
+
 /** A headline reason with its count of operations: "3 need an id", "1 needs a live target", "2 were skipped: ...". */
 function counted(reason: string, n: number): string {
   const c = CLASSES.find((x) => x.many === reason);
   if (c) return `${n} ${n === 1 ? c.one : c.many}`;
   if (reason === NO_ANSWER || reason === INTERNAL || reason === NO_SCENARIO) return `${n} ${reason}`;
-  return `${n} ${n === 1 ? "was" : "were"} skipped: ${reason}`;
+  const quoted = reason.length > MAX_QUOTED_REASON ? `${reason.slice(0, MAX_QUOTED_REASON)}…` : reason;
+  return `${n} ${n === 1 ? "was" : "were"} skipped: ${quoted}`;
 }
 
-const pct = (share: number) => `${Math.floor(share * 1000) / 10}%`;
+/** A share as a percentage, rounded down to a tenth (a hair of float error is not rounded down: 0.57 is 57%). */
+const pct = (share: number) => `${Math.floor(share * 1000 + 1e-9) / 10}%`;
 
 /** The reasons for what was not reached, counted: "3 need an id; 1 needs a live target". */
 export function reasonsText(reach: Reach): string {
-  return reach.reasons.map((r) => counted(r.reason, r.operations)).join("; ");
+  const shown = reach.reasons.slice(0, MAX_HEADLINE_REASONS).map((r) => counted(r.reason, r.operations));
+  const rest = reach.reasons.slice(MAX_HEADLINE_REASONS).reduce((n, r) => n + r.operations, 0);
+  if (rest > 0) shown.push(`${rest} for other reasons (see the report)`);
+  return shown.join("; ");
 }
 
 /**
@@ -288,7 +298,7 @@ export function operationReachText(o: OperationReach): string {
   return `reached: ${seen}${undocumented.length ? ` (undocumented: ${undocumented.join(", ")})` : ""}`;
 }
 
-/** Answered statuses of several results' `answered`, joined (for a shard merge or a scenario). */
+/** Records that `operation` answered `status` (once per status). */
 export function addAnswered(into: Answered, operation: string, status: number): void {
   const list = into[operation] ?? [];
   into[operation] = list;

@@ -337,6 +337,44 @@ describe("why an operation was not reached", () => {
   });
 });
 
+describe("a verdict line a document cannot flood", () => {
+  it("names the four commonest reasons, counts the rest, and quotes a long reason of no class cut short", () => {
+    const ops = Array.from({ length: 7 }, (_, i) => ({ operationId: `op${i}`, method: "GET", path: `/${i}` }));
+    const results = ops.map(
+      (o, i): ScenarioResult => ({
+        id: `${o.operationId}/positive`,
+        operation: o.operationId,
+        phase: "positive",
+        title: "positive",
+        status: "skipped",
+        skipReason: `skipped: an unusual reason number ${i} ${"x".repeat(i === 0 ? 300 : 1)}`,
+        findings: [],
+        accepted: [],
+        exchanges: 0,
+      }),
+    );
+    const report = buildReport(
+      { kind: "mock", baseUrl: "http://x", strict: false, spec: "d.json" },
+      ops,
+      results,
+      {
+        entries: [],
+      },
+      0,
+      new Date(),
+      { document: ops.map((o) => o.operationId), minimum: 0.57 },
+    );
+    const text = formatText(report);
+    const summary = text.split("\n").find((l) => l.startsWith("Summary: "))!;
+    expect(summary).toMatch(
+      /^Summary: FAIL \(reached 0 of 7 operations: 1 was skipped: an unusual reason number 0 x{80,}…; /,
+    );
+    expect(summary).not.toContain("x".repeat(200));
+    expect(summary).toContain("; 3 for other reasons (see the report)): ");
+    expect(text).toContain("FAIL: reach 0% (0 of 7 selected operations) is below the minimum 57% (--min-reach)");
+  });
+});
+
 describe("sharded runs", () => {
   const document = [
     { operationId: "a", method: "GET", path: "/a", responses: ["200", "404"] },
