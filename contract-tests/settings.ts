@@ -83,10 +83,10 @@ export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
  * whole mock run spends 17 to 20 requests per operation on public documents (GitHub's 1,223 operations:
  * 21,194), 30 on the project's three (module scenarios); a live run fewer (4 generated requests, not 10).
  */
-export const REQUESTS_PER_OPERATION = { mock: 40, live: 25 } as const;
+const REQUESTS_PER_OPERATION = { mock: 40, live: 25 } as const;
 
 /** The default request budget of a run of `operations` selected operations: the larger of the floor and the per-operation share. */
-export function defaultMaxRequests(kind: Settings["kind"], operations: number): number {
+function defaultMaxRequests(kind: Settings["kind"], operations: number): number {
   return Math.max(DEFAULT_MAX_REQUESTS[kind], REQUESTS_PER_OPERATION[kind] * operations);
 }
 

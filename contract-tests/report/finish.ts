@@ -95,7 +95,7 @@ export function finishRun(
 }
 
 /** What a run's reach is measured against: the document, the operations the run selected, and --min-reach. */
-export function reachInputOf(
+function reachInputOf(
   settings: Pick<Settings, "operations" | "shard" | "minReach">,
   all: OperationEntry[],
   share: OperationEntry[] = settings.shard ? shardOperations(all, settings.shard) : all,

@@ -252,7 +252,7 @@ function counted(reason: string, n: number): string {
 const pct = (share: number) => `${Math.floor(share * 1000 + 1e-9) / 10}%`;
 
 /** The reasons for what was not reached, counted: "3 need an id; 1 needs a live target". */
-export function reasonsText(reach: Reach): string {
+function reasonsText(reach: Reach): string {
   const shown = reach.reasons.slice(0, MAX_HEADLINE_REASONS).map((r) => counted(r.reason, r.operations));
   const rest = reach.reasons.slice(MAX_HEADLINE_REASONS).reduce((n, r) => n + r.operations, 0);
   if (rest > 0) shown.push(`${rest} for other reasons (see the report)`);
