@@ -11,7 +11,7 @@ import { headerValueProblem } from "../src/values.js";
 import { GENERATION_SEED } from "./engine/generate.js";
 import { specModel } from "./model.js";
 import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
-import { selectOperations } from "./engine/select.js";
+import { selectOperations } from "./engine/select-operations.js";
 import { parseShard, shardOperations, type Shard } from "./shard.js";
 
 export { SettingsError } from "./options.js";

@@ -18,7 +18,8 @@ import { shardOperations } from "../shard.js";
 import type { Finding } from "../types.js";
 import type { Answered } from "../report/reach.js";
 import { genericScenarios } from "./phases.js";
-import { checkSelection, selectOperations, selectPhases } from "./select.js";
+import { checkSelection, selectPhases } from "./select.js";
+import { selectOperations } from "./select-operations.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
 
 /** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */

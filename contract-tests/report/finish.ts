@@ -5,7 +5,7 @@
 import type { Scrubber } from "../../src/redact.js";
 import type { ScenarioResult } from "../engine/run.js";
 import { linkOrder } from "../engine/links.js";
-import { selectOperations } from "../engine/select.js";
+import { selectOperations } from "../engine/select-operations.js";
 import { specModel } from "../model.js";
 import { shardOperations, writeShardRecord } from "../shard.js";
 import type { Settings } from "../settings.js";
