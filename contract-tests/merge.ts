@@ -35,7 +35,7 @@ function main(): number {
   });
   if (values.help) {
     console.log(
-      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports)",
+      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports; CONTRACT_MIN_REACH overrides the shards' --min-reach)",
     );
     return 0;
   }

@@ -10,8 +10,8 @@
  * worker left a zombie, no exit).
  *
  * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
- * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed scenario (with
- * `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
+ * fail); 1 a finding the baseline does not accept, an expired baseline entry, a failed scenario, or a reach
+ * below `--min-reach` (with `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
  * Prism mock refuses or does not load within its deadline; 3 an internal error of the suite; 4 incomplete:
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).

@@ -98,7 +98,7 @@ export function finishRun(
 function reachInputOf(
   settings: Pick<Settings, "operations" | "shard" | "minReach">,
   all: OperationEntry[],
-  share: OperationEntry[] = settings.shard ? shardOperations(all, settings.shard) : all,
+  share: OperationEntry[],
 ): ReachInput {
   const selected = selectOperations(share, settings).map((op) => op.operationId);
   const by = [
