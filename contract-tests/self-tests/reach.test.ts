@@ -4,8 +4,11 @@
  * run below it; shards merged into one reach; the default request budget scaling with the document. The
  * runs talk HTTP to a small node:http API on 127.0.0.1.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
 import { runContract, type ScenarioResult } from "../engine/run.js";
@@ -436,6 +439,81 @@ describe("sharded runs", () => {
       reach: { belowMinimum: true },
     });
   });
+});
+
+describe("npm run contract:merge", () => {
+  const TSX = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/cli.mjs");
+  const MERGE = fileURLToPath(new URL("../merge.ts", import.meta.url));
+  const shardDir = (index: number, selected: string[], results: ScenarioResult[]) => {
+    const folder = tempDir(`contract-reach-shard-${index}-`);
+    const record: ShardRecord = {
+      version: 1,
+      shard: { index, count: 2 },
+      target: { kind: "mock", baseUrl: "http://x", strict: false, spec: "d.json" },
+      documentOperations: [
+        { operationId: "a", method: "GET", path: "/a", responses: ["200"] },
+        { operationId: "b", method: "GET", path: "/b/{id}", responses: ["200", "404"] },
+        { operationId: "c", method: "POST", path: "/c", responses: ["201"] },
+      ],
+      runOrder: ["a", "b", "c"],
+      baselinePath: null,
+      selectedOperations: selected,
+      requests: 2,
+      results,
+    };
+    writeFileSync(join(folder, "contract-shard.json"), JSON.stringify(record));
+    return folder;
+  };
+  const passed = (operation: string, answered: Record<string, number[]>): ScenarioResult => ({
+    id: `${operation}/positive`,
+    operation,
+    phase: "positive",
+    title: `${operation} positive`,
+    status: "passed",
+    findings: [],
+    accepted: [],
+    exchanges: 1,
+    answered,
+  });
+  const dirs = () => [
+    shardDir(
+      1,
+      ["a", "b"],
+      [
+        passed("a", { a: [200] }),
+        {
+          ...passed("b", {}),
+          status: "skipped",
+          skipReason: 'skipped: needs CONTRACT_PARAMS {"b.id": ...} (or a link that supplies it)',
+          answered: undefined,
+        },
+      ],
+    ),
+    shardDir(2, ["c"], [passed("c", { c: [201] })]),
+  ];
+  const merge = (env: Record<string, string>) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONTRACT_")));
+    const out = spawnSync(process.execPath, [TSX, MERGE, ...dirs()], {
+      env: { ...clean, CONTRACT_REPORTS_DIR: tempDir("contract-reach-merged-"), ...env },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { code: out.status, output: `${out.stdout}${out.stderr}` };
+  };
+
+  it("prints the merged reach with the verdict, and fails it below CONTRACT_MIN_REACH", () => {
+    const ok = merge({});
+    expect(ok.code, ok.output).toBe(0);
+    expect(ok.output).toContain("Verdict: PASS (reached 2 of 3 operations: 1 needs an id)");
+    const below = merge({ CONTRACT_MIN_REACH: "90%" });
+    expect(below.code, below.output).toBe(1);
+    expect(below.output).toContain(
+      "contract:merge: FAIL: reach 66.6% (2 of 3 selected operations) is below the minimum 90% (--min-reach)",
+    );
+    const invalid = merge({ CONTRACT_MIN_REACH: "2" });
+    expect(invalid.code).toBe(2);
+    expect(invalid.output).toContain("contract:merge: CONTRACT_MIN_REACH must be a share from 0 to 1");
+  }, 60_000);
 });
 
 describe("the default request budget", () => {
