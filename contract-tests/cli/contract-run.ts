@@ -13,10 +13,11 @@ import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transpor
 import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
 import { linkOrder } from "../engine/links.js";
-import { shardOperations } from "./shard.js";
+import { shardOperations } from "../model/link-groups.js";
 import type { Finding, ScenarioResult } from "../model/types.js";
 import { genericScenarios } from "../engine/phases.js";
-import { checkSelection, selectOperations, selectPhases } from "../engine/select.js";
+import { checkSelection, selectPhases } from "../engine/select.js";
+import { selectOperations } from "../config/select-operations.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "../engine/scenario.js";
 
 /** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
@@ -131,6 +132,7 @@ export class ContractRun {
       findings,
       accepted,
       exchanges: verdict.exchanges,
+      ...(Object.keys(verdict.answered).length ? { answered: verdict.answered } : {}),
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
       ...(cut ? { notRun: skipReason } : {}),

@@ -5,11 +5,15 @@
 import type { Scrubber } from "../../src/redact.js";
 import type { ScenarioResult } from "../model/types.js";
 import { linkOrder } from "../engine/links.js";
+import { selectOperations } from "../config/select-operations.js";
 import { specModel } from "../model/model.js";
-import { shardOperations, writeShardRecord } from "./shard.js";
+import { writeShardRecord } from "./shard.js";
+import { shardOperations } from "../model/link-groups.js";
 import type { Settings } from "../config/settings.js";
 import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "../report/baseline.js";
 import { buildReport, type RunReport } from "../report/render.js";
+import type { ReachInput } from "../report/reach.js";
+import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { writeReports } from "../report/write.js";
 
 /** What the end of a run produced. */
@@ -49,15 +53,25 @@ export function finishRun(
     baselineWritten = { path: settings.baselinePath, entries: next.entries.length };
   }
   const all = specModel(settings.specPath).operations;
-  const listed = (ops: typeof all) => ops.map(({ operationId, method, path }) => ({ operationId, method, path }));
+  const listed = (ops: typeof all) =>
+    ops.map(({ operationId, method, path, responses }) => ({
+      operationId,
+      method,
+      path,
+      responses: responses.map((r) => r.status),
+    }));
   // A shard's reports list its own operations; its record, for the merge, all of them.
-  const operations = listed(settings.shard ? shardOperations(all, settings.shard) : all);
+  const share = settings.shard ? shardOperations(all, settings.shard) : all;
+  const operations = listed(share);
+  const reach = reachInputOf(settings, all, share);
   const report = buildReport(
     { kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath },
     operations,
     results,
     { ...baseline, path: settings.baselinePath },
     requests,
+    new Date(),
+    reach,
   );
   const paths: Record<string, string> = writeReports(settings.reportsDir, report, results, scrubber);
   if (settings.shard)
@@ -70,10 +84,32 @@ export function finishRun(
         documentOperations: listed(all),
         runOrder: linkOrder(all).map((op) => op.operationId),
         baselinePath: settings.baselinePath,
+        selectedOperations: [...reach.selected!],
+        ...(settings.operations ? { operationsSelector: settings.operations } : {}),
+        ...(settings.minReach !== undefined ? { minReach: settings.minReach } : {}),
         requests,
         results,
       },
       scrubber,
     );
   return { report, paths, ...(baselineWritten ? { baselineWritten } : {}) };
+}
+
+/** What a run's reach is measured against: the document, the operations the run selected, and --min-reach. */
+function reachInputOf(
+  settings: Pick<Settings, "operations" | "shard" | "minReach">,
+  all: OperationEntry[],
+  share: OperationEntry[],
+): ReachInput {
+  const selected = selectOperations(share, settings).map((op) => op.operationId);
+  const by = [
+    ...(settings.operations ? ["--operations"] : []),
+    ...(settings.shard ? [`--shard ${settings.shard.index}/${settings.shard.count}`] : []),
+  ];
+  return {
+    document: all.map((op) => op.operationId),
+    selected,
+    ...(by.length && selected.length < all.length ? { narrowedBy: by.join(", ") } : {}),
+    ...(settings.minReach !== undefined ? { minimum: settings.minReach } : {}),
+  };
 }

@@ -1,9 +1,9 @@
 /**
  * `npm run contract:merge [-- DIR...]`: joins the records of a sharded run (`npm run contract -- --shard i/n`,
  * each shard's DIR/contract-shard.json; default: every reports/shard-*-of-* folder) into the one verdict,
- * baseline comparison and four report files (JSON, JUnit, markdown, text) a single run writes, in
+ * baseline comparison, reach and four report files (JSON, JUnit, markdown, text) a single run writes, in
  * CONTRACT_REPORTS_DIR (default reports). The baseline is the one the shards were judged against, or
- * CONTRACT_BASELINE.
+ * CONTRACT_BASELINE; the minimum reach the shards' --min-reach, or CONTRACT_MIN_REACH.
  *
  * Exit codes as `npm run contract`: 0 pass, 1 findings, 2 a missing, doubled or mixed shard or an invalid
  * baseline, 3 an internal error, 4 incomplete (a shard was cut short).
@@ -13,6 +13,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BaselineError } from "../report/baseline.js";
 import { formatText, notRunText } from "../report/render.js";
+import { belowMinimumText, verdictText } from "../report/reach.js";
+import { parseShare } from "../config/options.js";
 import { writeReports } from "../report/write.js";
 import { SettingsError } from "../config/settings.js";
 import { mergeReport, readRecords } from "./shard.js";
@@ -33,17 +35,20 @@ function main(): number {
   });
   if (values.help) {
     console.log(
-      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports)",
+      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports; CONTRACT_MIN_REACH overrides the shards' --min-reach)",
     );
     return 0;
   }
   const outDir = resolve(process.env.CONTRACT_REPORTS_DIR?.trim() || "reports");
+  const minReachText = process.env.CONTRACT_MIN_REACH?.trim();
   const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : defaultDirs(resolve("reports"));
   let merged: ReturnType<typeof mergeReport>;
   try {
     merged = mergeReport(
       readRecords(dirs),
       process.env.CONTRACT_BASELINE?.trim() ? resolve(process.env.CONTRACT_BASELINE.trim()) : undefined,
+      new Date(),
+      minReachText ? parseShare(minReachText, "CONTRACT_MIN_REACH") : undefined,
     );
   } catch (err) {
     if (err instanceof SettingsError || err instanceof BaselineError) {
@@ -61,8 +66,11 @@ function main(): number {
   console.log(
     `${scrubber.text(formatText(report))}\nMerged ${dirs.length} shard(s). Reports: ${Object.values(paths).join(", ")}`,
   );
+  console.log(`Verdict: ${verdictText(report.verdict, report.reach)}`);
   const cut = notRunText(report.summary.notRun);
   if (cut) console.log(`contract:merge: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
+  const below = belowMinimumText(report.reach);
+  if (below) console.log(`contract:merge: ${below}`);
   return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
 }
 

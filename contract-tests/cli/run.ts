@@ -10,8 +10,8 @@
  * worker left a zombie, no exit).
  *
  * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
- * fail); 1 a finding the baseline does not accept, an expired baseline entry, or a failed scenario (with
- * `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
+ * fail); 1 a finding the baseline does not accept, an expired baseline entry, a failed scenario, or a reach
+ * below `--min-reach` (with `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
  * Prism mock refuses or does not load within its deadline; 3 an internal error of the suite; 4 incomplete:
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).
@@ -24,6 +24,7 @@ import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions 
 import { BaselineError, loadBaseline, type Baseline } from "../report/baseline.js";
 import { finishRun } from "./finish.js";
 import { formatText, notRunText } from "../report/render.js";
+import { belowMinimumText, verdictText } from "../report/reach.js";
 import { startMock, type Out } from "../transport/mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "../config/settings.js";
@@ -201,9 +202,12 @@ async function main(
     out.stdout(`Reports: ${Object.values(paths).join(", ")}`);
     const s = report.summary.scenarios;
     out.stdout("");
+    out.stdout(`Verdict: ${verdictText(report.verdict, report.reach)}`);
     out.stdout(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
     const cut = notRunText(report.summary.notRun);
     if (cut) out.stdout(`contract: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
+    const below = belowMinimumText(report.reach);
+    if (below) out.stdout(`contract: ${below}`);
     return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
   } finally {
     await prism?.stop();

@@ -9,54 +9,13 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { Scrubber } from "../../src/redact.js";
-import { allLinks } from "../engine/links.js";
 import type { ScenarioResult } from "../model/types.js";
 import { loadBaseline } from "../report/baseline.js";
 import { buildReport, type RunReport } from "../report/render.js";
 import { SettingsError } from "../config/options.js";
-import type { Shard } from "../config/settings.js";
+import type { Shard } from "../model/link-groups.js";
 import { readJsonFile } from "../../openapi/lib/self-contained.js";
-
-/** The operations of the document in groups that links join (union-find), each group in document order. */
-export function linkGroups(operations: OperationEntry[]): OperationEntry[][] {
-  const index = new Map(operations.map((op, i) => [op.operationId, i]));
-  const parent = operations.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  for (const { source, link } of allLinks(operations)) {
-    const a = index.get(source);
-    const b = index.get(link.operationId);
-    if (a !== undefined && b !== undefined) parent[find(a)] = find(b);
-  }
-  const groups = new Map<number, OperationEntry[]>();
-  operations.forEach((op, i) => {
-    const root = find(i);
-    const group = groups.get(root);
-    if (group) group.push(op);
-    else groups.set(root, [op]);
-  });
-  return [...groups.values()];
-}
-
-/** The operations shard `shard` runs, in document order; every operation is in exactly one shard. */
-export function shardOperations(operations: OperationEntry[], shard: Shard): OperationEntry[] {
-  const groups = linkGroups(operations);
-  // Largest group first; equal sizes in document order (Array.prototype.sort is stable).
-  const order = groups.map((g, i) => ({ g, i })).sort((a, b) => b.g.length - a.g.length);
-  const load = Array.from({ length: shard.count }, () => 0);
-  const mine = new Set<OperationEntry>();
-  for (const { g } of order) {
-    let target = 0;
-    for (let s = 1; s < shard.count; s++) if (load[s]! < load[target]!) target = s;
-    load[target]! += g.length;
-    if (target === shard.index - 1) for (const op of g) mine.add(op);
-  }
-  return operations.filter((op) => mine.has(op));
-}
 
 /** The file a shard writes next to its reports, read by the merge. */
 const SHARD_FILE = "contract-shard.json";
@@ -72,6 +31,12 @@ export interface ShardRecord {
   runOrder: string[];
   /** The baseline file the shard was judged against, if any. */
   baselinePath: string | null;
+  /** The operations the shard selected (its share, narrowed by --operations); absent in older records: its share. */
+  selectedOperations?: string[];
+  /** --operations as the shard was given it, if at all (the merged reach says the run was narrowed). */
+  operationsSelector?: string[];
+  /** --min-reach of the shard, if set: the merged run is judged against it on the merged reach. */
+  minReach?: number;
   /** Requests the shard sent. */
   requests: number;
   results: ScenarioResult[];
@@ -142,15 +107,27 @@ export function readRecords(dirs: string[]): ShardRecord[] {
   });
 }
 
-/** The merged report of shard records, judged against `baselinePath` (default: the shards' own). */
+/**
+ * The merged report of shard records, judged against `baselinePath` (default: the shards' own) and `minReach`
+ * (default: the shards' --min-reach). Reach is the union of the shards': an operation any shard reached, with
+ * every status any shard saw, out of the union of the operations they selected.
+ */
 export function mergeReport(
   records: ShardRecord[],
   baselinePath?: string,
   now = new Date(),
+  minReach?: number,
 ): { report: RunReport; results: ScenarioResult[] } {
   const { first, results, requests } = mergeRecords(records);
   const path = baselinePath ?? first.baselinePath ?? undefined;
   const baseline = loadBaseline(path);
+  const document = first.documentOperations.map((o) => o.operationId);
+  // A record without its selection (an older one) selected its whole share.
+  const selected = records.every((r) => r.selectedOperations)
+    ? new Set(records.flatMap((r) => r.selectedOperations!))
+    : new Set(document);
+  const minimum = minReach ?? records.find((r) => r.minReach !== undefined)?.minReach;
+  const selector = records.find((r) => r.operationsSelector)?.operationsSelector;
   const report = buildReport(
     first.target,
     first.documentOperations,
@@ -158,6 +135,12 @@ export function mergeReport(
     { ...baseline, ...(path ? { path } : {}) },
     requests,
     now,
+    {
+      document,
+      selected: document.filter((id) => selected.has(id)),
+      ...(selector && selected.size < document.length ? { narrowedBy: "--operations" } : {}),
+      ...(minimum !== undefined ? { minimum } : {}),
+    },
   );
   return { report, results };
 }

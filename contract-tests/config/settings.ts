@@ -6,11 +6,13 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SPEC_PATH } from "../../openapi/lib/spec.js";
 import { DocumentError } from "../../openapi/lib/document-error.js";
+import { SPEC_PATH } from "../../openapi/lib/spec.js";
 import { headerValueProblem } from "../../src/values.js";
 import { specModel } from "../model/model.js";
-import { resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
+import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
+import { selectOperations } from "./select-operations.js";
+import { type Shard, shardOperations } from "../model/link-groups.js";
 
 export { SettingsError } from "./options.js";
 
@@ -29,8 +31,10 @@ export interface Settings {
   specPath: string;
   strict: boolean;
   reportsDir: string;
-  /** The most requests the run may send (CONTRACT_MAX_REQUESTS); the rest is skipped. */
+  /** The most requests the run may send (CONTRACT_MAX_REQUESTS; default {@link defaultMaxRequests}); the rest is skipped. */
   maxRequests: number;
+  /** The least share (0..1) of the selected operations the run must reach (CONTRACT_MIN_REACH), if set. */
+  minReach?: number;
   /** The most bytes of a response body the suite reads (CONTRACT_MAX_BODY_BYTES). */
   maxBodyBytes: number;
   /** Deadline of each request in ms (CONTRACT_TIMEOUT_MS); operations a module knows to be slow get more unless it is set. */
@@ -74,8 +78,20 @@ export const DEFAULT_BASELINE_PATH = fileURLToPath(new URL("../baseline.json", i
 /** The baseline a run reads (when it exists) and `--update-baseline` writes, unless CONTRACT_BASELINE names another. */
 const BASELINE_FILE = "contract-baseline.json";
 
-/** Defaults of the request budget: generous for the mock, safe for a live (billed) target. */
+/** The least default request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
+
+/**
+ * The default budget per selected operation, so a large document is reached whole (see README, settings). A
+ * whole mock run spends 17 to 20 requests per operation on public documents (GitHub's 1,223 operations:
+ * 21,194), 30 on the project's three (module scenarios); a live run fewer (4 generated requests, not 10).
+ */
+const REQUESTS_PER_OPERATION = { mock: 40, live: 25 } as const;
+
+/** The default request budget of a run of `operations` selected operations: the larger of the floor and the per-operation share. */
+function defaultMaxRequests(kind: Settings["kind"], operations: number): number {
+  return Math.max(DEFAULT_MAX_REQUESTS[kind], REQUESTS_PER_OPERATION[kind] * operations);
+}
 
 /** The document shipped with the package (openapi/openapi.yaml next to its package.json), wherever this code runs from (sources or the bundled CLI). */
 function packagedDocument(): string {
@@ -246,6 +262,12 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const shardText = o.text("shard")?.trim();
   const shard = shardText ? parseShard(shardText, o.label("shard", "CONTRACT_SHARD")) : undefined;
   const prismStartTimeoutMs = o.get("prism-start-timeout-ms")?.value as number | undefined;
+  const minReach = o.get("min-reach");
+  const operations = list(o, "operations");
+  // The budget scales with what the run takes: its shard's operations, narrowed by --operations.
+  const selected = selectOperations(shard ? shardOperations(model.operations, shard) : model.operations, {
+    operations,
+  }).length;
   return {
     kind,
     baseUrl,
@@ -259,7 +281,8 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
       o.text("reports-dir")?.trim() || !shard
         ? reportsDir(o)
         : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
-    maxRequests: integer(o, "max-requests", DEFAULT_MAX_REQUESTS[kind]),
+    maxRequests: integer(o, "max-requests", defaultMaxRequests(kind, selected)),
+    ...(minReach ? { minReach: parseShare(minReach.value, minReach.label) } : {}),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),
     timeoutExplicit: o.get("timeout-ms") !== undefined,
@@ -269,7 +292,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     unavailableUrl: httpUrl(o, "unavailable-url", "CONTRACT_UNAVAILABLE_URL", "https://unavailable.invalid/"),
     baselinePath: resolve(o.text("baseline")?.trim() || BASELINE_FILE),
     seed: integer(o, "seed", GENERATION_SEED),
-    ...(list(o, "operations") ? { operations: list(o, "operations") } : {}),
+    ...(operations ? { operations } : {}),
     ...(list(o, "phases") ? { phases: list(o, "phases") } : {}),
     ...(list(o, "checks") ? { checks: list(o, "checks") } : {}),
     ...(maxFailures !== undefined ? { maxFailures } : {}),
@@ -288,12 +311,6 @@ export function configuredValue(
   for (const key of [`${operationId}.${name}`, name])
     if (Object.hasOwn(settings.params, key)) return { found: true, value: settings.params[key] };
   return { found: false };
-}
-
-/** One share of a run: shard `index` (1-based) of `count`. */
-export interface Shard {
-  index: number;
-  count: number;
 }
 
 /** Reads `i/n` (1 ≤ i ≤ n); `name` is the flag or variable it came from, for the message. */

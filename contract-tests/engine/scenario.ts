@@ -3,11 +3,11 @@
  * shared state (successful exchanges, for links), and a verdict that runs the checks on every exchange.
  */
 import { type CheckRegistry, selectedChecks } from "../checks/index.js";
-import { isSuccess } from "../model/exchange.js";
-import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";
+import { addAnswered, isSuccess } from "../model/exchange.js";
+import type { SpecModel } from "../model/model.js";
+import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
 import type { RequestSpec, Target } from "../transport/target.js";
-import type { CheckContext, Exchange, Finding } from "../model/types.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -42,6 +42,8 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
 export class Verdict {
   readonly findings: Finding[] = [];
   exchanges = 0;
+  /** The statuses answered per operation (reach): sent requests with a status line, to a method the document lists. */
+  readonly answered: Answered = Object.create(null);
 
   constructor(
     private readonly settings: Settings,
@@ -77,6 +79,8 @@ export class Verdict {
       ...(doubt ? { inDoubt: doubt } : {}),
       ...ctx,
     };
+    if (!ex.documented && ex.response.status > 0 && full.intent !== "unsupported-method")
+      addAnswered(this.answered, ex.operation, ex.response.status);
     for (const f of this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full)) this.findings.push(f);
     return full;
   }

@@ -2,7 +2,7 @@
 import { isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
-import type { Exchange, Finding, SentRequest } from "./types.js";
+import type { Answered, Exchange, Finding, SentRequest } from "./types.js";
 
 /** True for a plain JSON object (not null, not an array): the spec library's own test. */
 export const isObject = isMapping;
@@ -147,4 +147,11 @@ function toCurl(request: SentRequest): string {
 /** A finding about `exchange` (the registry adds the check id): the operation and the curl command filled in. */
 export function finding(exchange: Exchange, f: Omit<Finding, "check" | "operation" | "curl">): Omit<Finding, "check"> {
   return { ...f, operation: exchange.operation, curl: toCurl(exchange.request) };
+}
+
+/** Records that `operation` answered `status` (once per status). */
+export function addAnswered(into: Answered, operation: string, status: number): void {
+  const list = into[operation] ?? [];
+  into[operation] = list;
+  if (!list.includes(status)) list.push(status);
 }

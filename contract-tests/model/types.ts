@@ -176,6 +176,9 @@ export interface Replay {
 /** A check: a small pure function returning the findings it sees (none on a pass). The registry stamps `check`. */
 export type Check = (exchange: Exchange, ctx: CheckContext) => Array<Omit<Finding, "check">>;
 
+/** Answered statuses by operation, as a scenario result records them. */
+export type Answered = Record<string, number[]>;
+
 /** The outcome of one scenario. */
 export interface ScenarioResult {
   id: string;
@@ -188,6 +191,8 @@ export interface ScenarioResult {
   findings: Finding[];
   accepted: Finding[];
   exchanges: number;
+  /** The statuses answered per operation, for the reach of the run (absent when none was answered). */
+  answered?: Answered;
   /** Requests the target had sent when the scenario ended (the run's total is the last one). */
   requestsSent?: number;
   /** An internal error of the scenario (a bug of the suite, not a finding). */

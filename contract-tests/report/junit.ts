@@ -2,6 +2,7 @@
 import junitModule, { type Builder } from "junit-report-builder";
 import type { ScenarioResult } from "../model/types.js";
 import { formatFinding, notRunOf, notRunText } from "./render.js";
+import { belowMinimumText, operationReachText, reachText, type Reach } from "./reach.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
 
 /** Outside strings (XML escaping is the builder's; control characters, invalid in XML 1.0, are made visible here). */
@@ -13,8 +14,11 @@ const junit: Builder = (junitModule as unknown as { default?: Builder }).default
 /** Most warnings attached to one test case as properties. */
 const MAX_WARNING_PROPERTIES = 20;
 
-/** Renders the results as JUnit XML: failures carry the formatted findings, skips their reason, passes their warnings. */
-export function formatJUnit(results: ScenarioResult[]): string {
+/**
+ * Renders the results as JUnit XML: failures carry the formatted findings, skips their reason, passes their
+ * warnings; with `reach`, a case `the document's operations were reached` says the reach (and fails below --min-reach).
+ */
+export function formatJUnit(results: ScenarioResult[], reach?: Reach): string {
   const builder = junit.newBuilder().name("contract");
   const suites = new Map<string, ReturnType<typeof builder.testSuite>>();
   for (const r of results) {
@@ -42,13 +46,26 @@ export function formatJUnit(results: ScenarioResult[]): string {
   }
   // A run cut short is no pass: one failing case says how much was left out and why.
   const notRun = notRunOf(results);
+  let run: ReturnType<typeof builder.testSuite> | undefined;
+  const runSuite = () => {
+    run = run ?? builder.testSuite().name("(run)");
+    return run;
+  };
   if (notRun.scenarios > 0)
-    builder
-      .testSuite()
-      .name("(run)")
+    runSuite()
       .testCase()
       .className("contract.(run)")
       .name("every planned scenario ran")
       .failure(notRunText(notRun), "incomplete");
+  if (reach) {
+    const tc = runSuite()
+      .testCase()
+      .className("contract.(run)")
+      .name("the document's operations were reached")
+      .property("reach", t(reachText(reach)));
+    for (const o of reach.operations.filter((x) => !x.reached).slice(0, MAX_WARNING_PROPERTIES))
+      tc.property("not-reached", t(`${o.operationId}: ${operationReachText(o)}`));
+    if (reach.belowMinimum) tc.failure(t(belowMinimumText(reach)), "reach");
+  }
   return builder.build();
 }

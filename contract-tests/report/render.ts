@@ -15,6 +15,15 @@ import {
   type BaselineEntry,
 } from "./baseline.js";
 import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
+import {
+  belowMinimumText,
+  computeReach,
+  operationReachText,
+  reachText,
+  verdictText,
+  type Reach,
+  type ReachInput,
+} from "./reach.js";
 
 /** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
 const t = (v: unknown) => outsideText(v, "terminal");
@@ -51,10 +60,15 @@ function merge(findings: Array<Finding & { scenario: string; test: string }>): R
 /** The JSON report (reports/contract-report.json). */
 export interface RunReport {
   target: { kind: string; baseUrl: string; strict: boolean; spec: string };
-  /** The document's operations, in its order. */
-  operations: Array<{ operationId: string; method: string; path: string }>;
-  /** `incomplete`: nothing failed, but the run was cut short (see `summary.notRun`); it is not a pass. */
+  /** The document's operations (a shard's: its own), in its order, with their documented statuses. */
+  operations: Array<{ operationId: string; method: string; path: string; responses?: string[] }>;
+  /**
+   * `incomplete`: nothing failed, but the run was cut short (see `summary.notRun`); it is not a pass. `fail`
+   * also when the reach is below --min-reach.
+   */
   verdict: "pass" | "fail" | "incomplete";
+  /** How much of the document the run reached: operations with an answered request, statuses seen, why not. */
+  reach: Reach;
   summary: {
     scenarios: { passed: number; failed: number; skipped: number };
     /** Distinct findings not accepted by the baseline. */
@@ -101,7 +115,10 @@ export function notRunText(n: NotRun): string {
   return `INCOMPLETE: ${n.scenarios} scenario(s) of ${n.operations} operation(s) were not run or not run to the end: ${n.reasons.map((r) => r.replace(/^skipped: /, "")).join("; ")}`;
 }
 
-/** Builds the report; `now` decides which baseline entries are expired. */
+/**
+ * Builds the report; `now` decides which baseline entries are expired; `reach` says what the run selected of
+ * the document (default: the operations listed, all of them selected) and --min-reach.
+ */
 export function buildReport(
   target: RunReport["target"],
   operations: RunReport["operations"],
@@ -109,6 +126,7 @@ export function buildReport(
   baseline: Baseline & { path?: string },
   requests: number,
   now = new Date(),
+  reachInput: ReachInput = { document: operations.map((o) => o.operationId) },
 ): RunReport {
   const tag = (r: ScenarioResult) => (f: Finding) => ({ ...f, scenario: r.id, test: r.title });
   const findings = merge(results.flatMap((r) => r.findings.map(tag(r))));
@@ -128,12 +146,15 @@ export function buildReport(
   const errors = findings.filter((f) => f.severity === "error");
   const internalErrors = results.filter((r) => r.error).map((r) => ({ scenario: r.id, error: r.error! }));
   const count = (s: ScenarioResult["status"]) => results.filter((r) => r.status === s).length;
-  const failed = errors.length > 0 || expired.length > 0 || results.some((r) => r.status === "failed");
+  const reach = computeReach(operations, results, reachInput);
+  const failed =
+    errors.length > 0 || expired.length > 0 || results.some((r) => r.status === "failed") || reach.belowMinimum;
   const notRun = notRunOf(results);
   return {
     target,
     operations,
     verdict: failed ? "fail" : notRun.scenarios > 0 ? "incomplete" : "pass",
+    reach,
     summary: {
       scenarios: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
       errors: errors.length,
@@ -197,6 +218,8 @@ export function formatText(report: RunReport): string {
   const out = [
     `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}; document ${t(report.target.spec)})`,
   ];
+  const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
+  const listed = new Set(report.operations.map((o) => o.operationId));
   for (const { id: op, label } of operationsOf(report)) {
     const own = report.findings
       .filter((f) => f.operation === op)
@@ -210,6 +233,9 @@ export function formatText(report: RunReport): string {
     for (const a of report.accepted.filter((f) => f.operation === op))
       out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
     for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
+    const reached = reachOf.get(op);
+    if (reached) out.push(`  ${t(operationReachText(reached))}`);
+    else if (listed.has(op)) out.push("  not selected in this run");
   }
   for (const e of report.internalErrors)
     out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
@@ -226,11 +252,15 @@ export function formatText(report: RunReport): string {
   const s = report.summary;
   out.push(
     "",
-    `Summary: ${report.verdict.toUpperCase()}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} occurrences); scenarios ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
+    `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} occurrences); scenarios ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
   );
   if (s.notRun.scenarios > 0) out.push(notRunText(s.notRun));
+  if (report.reach.belowMinimum) out.push(belowMinimumText(report.reach));
   return out.join("\n");
 }
+
+/** Most operations the markdown summary's reach table lists (the JSON report has every one). */
+const MAX_MARKDOWN_REACH_ROWS = 300;
 
 /** Most curl commands the markdown summary shows (the JSON report has every one). */
 const MAX_MARKDOWN_CURLS = 20;
@@ -253,6 +283,9 @@ export function formatMarkdown(report: RunReport): string {
     `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : report.verdict === "incomplete" ? "⚠️ incomplete" : "❌ fail"}`,
     "",
     ...(s.notRun.scenarios > 0 ? [`**${notRunText(s.notRun)}**`, ""] : []),
+    ...(report.reach.belowMinimum ? [`**${belowMinimumText(report.reach)}**`, ""] : []),
+    `**${cell(verdictText(report.verdict, report.reach))}**`,
+    "",
     `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
     "",
     `| | count |`,
@@ -328,6 +361,22 @@ export function formatMarkdown(report: RunReport): string {
       "",
       "</details>",
     );
+  add(
+    "",
+    `<details><summary>Reach: ${cell(reachText(report.reach))}</summary>`,
+    "",
+    "| operation | reached | documented statuses seen |",
+    "|---|---|---|",
+    // Operations not reached first: they are what a reader looks for.
+    [...report.reach.operations.filter((o) => !o.reached), ...report.reach.operations.filter((o) => o.reached)]
+      .slice(0, MAX_MARKDOWN_REACH_ROWS)
+      .map((o) => `| ${cell(o.operationId)} | ${o.reached ? "yes" : "no"} | ${cell(operationReachText(o))} |`),
+    report.reach.operations.length > MAX_MARKDOWN_REACH_ROWS
+      ? ["", `(${report.reach.operations.length - MAX_MARKDOWN_REACH_ROWS} more in contract-report.json)`]
+      : [],
+    "",
+    "</details>",
+  );
   if (report.skipped.length)
     add(
       "",

@@ -24,7 +24,7 @@ export function writeReports(
   mkdirSync(dir, { recursive: true });
   const contents: Record<keyof typeof REPORT_FILES, string> = {
     json: `${JSON.stringify(report, null, 2)}\n`,
-    junit: formatJUnit(results),
+    junit: formatJUnit(results, report.reach),
     markdown: formatMarkdown(report),
     text: `${formatText(report)}\n`,
   };

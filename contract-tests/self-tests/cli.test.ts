@@ -235,7 +235,7 @@ describe("the mock run", () => {
       "listBrowserRequests (GET /v1/browser/requests)",
     ])
       expect(run.output).toContain(`== ${op} ==`);
-    expect(run.output).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+    expect(run.output).toMatch(/^Verdict: PASS \(reached all 3 operations\)\n\d+ passed, 0 failed, \d+ skipped$/m);
     expect(Object.keys(run.files()).sort()).toEqual([
       "contract-junit.xml",
       "contract-report.json",

@@ -21,7 +21,9 @@ import { specModel } from "../model/model.js";
 import { formatJUnit } from "../report/junit.js";
 import { buildReport, formatMarkdown, formatText } from "../report/render.js";
 import { readSettings, SettingsError, type Settings } from "../config/settings.js";
-import { linkGroups, mergeReport, shardOperations, type ShardRecord } from "../cli/shard.js";
+import { mergeReport, type ShardRecord } from "../cli/shard.js";
+import { linkGroups } from "../model/link-groups.js";
+import { shardOperations } from "../model/link-groups.js";
 import { parseShard } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
@@ -304,6 +306,9 @@ describe("against the Prism mock of the project's document", () => {
       expect(merged.report.findings).toEqual(report.findings);
       expect(merged.report.skipped).toEqual(report.skipped);
       expect(merged.report.summary).toEqual(report.summary);
+      // Reach too: every operation a shard reached, with the statuses it saw.
+      expect(merged.report.reach).toEqual(report.reach);
+      expect(merged.report.reach.reachedOperations).toBe(3);
       expect(merged.results.map((r) => r.id)).toEqual(single.results.map((r) => r.id));
       expect(formatJUnit(merged.results)).toBe(formatJUnit(single.results));
     }
@@ -330,10 +335,22 @@ describe("against the Prism mock of the project's document", () => {
     // Scenarios skipped by their own rule (needs a live target) are not counted as cut.
     expect(results.filter((r) => r.skipReason?.includes("needs a live target")).every((r) => !r.notRun)).toBe(true);
     const sentence = `INCOMPLETE: ${cut.length} scenario(s) of ${report.summary.notRun.operations} operation(s) were not run or not run to the end: the request budget of 12 is spent (CONTRACT_MAX_REQUESTS)`;
-    expect(formatText(report)).toContain(`Summary: INCOMPLETE:`);
+    // The verdict carries the reach (here of no listed operation).
+    expect(formatText(report)).toContain(`Summary: INCOMPLETE (no operation selected):`);
     expect(formatText(report)).toContain(sentence);
     expect(formatMarkdown(report)).toMatch(/^## Contract suite: ⚠️ incomplete\n\n\*\*INCOMPLETE: /);
     expect(formatJUnit(results)).toContain(`<failure message="${sentence}" type="incomplete"/>`);
+    // Against the document's operations, the reach names what the budget cut.
+    const listed = specModel(settings.specPath).operations.map(({ operationId, method, path }) => ({
+      operationId,
+      method,
+      path,
+    }));
+    const reach = buildReport(report.target, listed, results, { entries: [] }, 12).reach;
+    expect(reach.reachedOperations).toBeLessThan(3);
+    expect(reach.reasons).toEqual([
+      { reason: "were cut by the request budget", operations: 3 - reach.reachedOperations },
+    ]);
     const whole = await runContract(settings);
     expect(whole.results.some((r) => r.notRun)).toBe(false);
   }, 120_000);
