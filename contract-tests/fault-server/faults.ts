@@ -90,7 +90,7 @@ export const FAULTS = {
   // fetch reads the declared bytes and drops the rest: what it keeps is cut JSON (see docs/contract-suite.md).
   "short-content-length": { catches: ["content_type_conformance"] },
   "non-utf8-json": { catches: ["response_readable"] },
-  "stalled-body": { catches: ["response_readable"], timeoutMs: 300 },
+  "stalled-body": { catches: ["response_readable"], timeoutMs: 1000 },
 } satisfies Record<string, FaultExpectation>;
 
 /** The faults the server injects on the wire, in the listing's answers, after a correct status line and headers. */

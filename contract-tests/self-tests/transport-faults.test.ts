@@ -13,11 +13,14 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../cli/contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
+import { charsetFailure } from "../transport/body-error.js";
 import { buildReport } from "../report/render.js";
 import { readSettings } from "../config/settings.js";
 import { createTarget } from "../transport/target.js";
 import { cleanUp, runSuite, tempDir } from "./support/spawn.js";
 
+/** The request deadline of every run here: short, yet long enough for a loaded machine to answer a local server. */
+const DEADLINE_MS = 1000;
 const BODY = Buffer.from(JSON.stringify({ items: [{ id: "a1", name: "first" }], total: 1 }));
 const half = BODY.subarray(0, Math.floor(BODY.length / 2));
 
@@ -76,7 +79,7 @@ const FAULTS: Record<string, { answer: (res: ServerResponse) => void; names: Reg
   },
   "a body that stalls after the headers": {
     answer: (res) => res.writeHead(200, { "content-type": "application/json" }).write(half),
-    names: /did not finish within the request's deadline of 300 ms/,
+    names: new RegExp(`did not finish within the request's deadline of ${DEADLINE_MS} ms`),
   },
 };
 
@@ -135,7 +138,7 @@ async function run(name: string): Promise<{ results: ScenarioResult[]; verdict: 
     CONTRACT_BASE_URL: servers.get(name)!.url,
     CONTRACT_API_KEY: "transport-test-key",
     CONTRACT_SPEC: docPath,
-    CONTRACT_TIMEOUT_MS: "300",
+    CONTRACT_TIMEOUT_MS: String(DEADLINE_MS),
     CONTRACT_EXAMPLES: "2",
   });
   const { results } = await runContract(settings);
@@ -180,7 +183,7 @@ describe("a response that began is the target's", () => {
       readSettings({
         CONTRACT_BASE_URL: servers.get("a body that stalls after the headers")!.url,
         CONTRACT_API_KEY: "k",
-        CONTRACT_TIMEOUT_MS: "300",
+        CONTRACT_TIMEOUT_MS: String(DEADLINE_MS),
       }),
     );
     const get = { operation: "listItems", method: "GET", path: "/items" };
@@ -189,7 +192,7 @@ describe("a response that began is the target's", () => {
       expect(response).toMatchObject({ status: 200, bodyError: { kind: "timeout" } });
       expect(response.bodyError!.bytesRead).toBe(half.length);
       // The deadline fired (the exchange is recorded as at least that long), and no second wait followed it.
-      expect(response.elapsedMs).toBeGreaterThanOrEqual(290);
+      expect(response.elapsedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
       expect(response.elapsedMs).toBeLessThan(10_000);
     }
     await expect(target.send(get)).rejects.toThrow(/3 requests in a row got no complete answer within the deadline/);
@@ -210,4 +213,35 @@ describe("a response that began is the target's", () => {
     expect(out.output).toMatch(/response_readable/);
     expect(out.output).not.toMatch(/the suite's problem/);
   }, 60_000);
+});
+
+describe("what is declared UTF-8 and is not", () => {
+  const bytes = (...parts: Array<string | number[]>) =>
+    new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p)))));
+
+  it("passes valid UTF-8 of every length (a BOM, é, U+FFFF, an emoji) and what is declared in another charset", () => {
+    const valid = bytes([0xef, 0xbb, 0xbf], '{"a":"é￿😀"}');
+    expect(charsetFailure("application/json", valid)).toBeUndefined();
+    expect(charsetFailure("text/plain; charset=utf-8", valid)).toBeUndefined();
+    expect(charsetFailure("text/plain; charset=iso-8859-1", bytes("caf", [0xe9]))).toBeUndefined();
+    expect(charsetFailure("application/json; charset=windows-1252", bytes("caf", [0xe9]))).toBeUndefined();
+    expect(charsetFailure("text/html", bytes("caf", [0xe9]))).toBeUndefined();
+    expect(charsetFailure(null, bytes("caf", [0xe9]))).toBeUndefined();
+  });
+
+  it.each([
+    ["a Latin-1 byte", [0xe9, 0x22], 0],
+    ["an overlong encoding", [0xc0, 0x80], 0],
+    ["a surrogate", [0xed, 0xa0, 0x80], 0],
+    ["a code point past U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 0],
+    ["a sequence cut at the end", [0xe2, 0x82], 0],
+    ["a continuation byte alone", [0x80], 0],
+  ])("finds %s in JSON (UTF-8 by RFC 8259) and in charset=utf-8, naming the byte and where", (_name, bad, at) => {
+    const body = bytes('{"a":"', bad as number[]);
+    for (const type of ["application/json", "application/problem+json", "text/plain; charset=UTF-8"]) {
+      const found = charsetFailure(type, body);
+      expect(found?.kind, type).toBe("charset");
+      expect(found?.detail).toContain(`at byte ${6 + (at as number)} of ${body.length}`);
+    }
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * The server under test (the Prism mock or a live server) and the one function that talks to it. It never
- * follows redirects (fetch would carry the key to the Location), reads at most the body limit, scrubs the
- * keys from everything it records, retries what never reached the server and 429s, stops sending when the
- * request budget is spent, and opens a breaker after consecutive transport failures.
+ * follows redirects (fetch would carry the key to the Location), reads at most the body limit, holds each
+ * request to one deadline over connect, headers, body and decoding, scrubs the keys from everything it
+ * records, retries what never reached the server (never once a status line arrived) and 429s, records what
+ * went wrong with a body after its status line as the target's (`bodyError`), stops sending when the request
+ * budget is spent, and opens a breaker after consecutive requests with no answer or no whole body in time.
  */
 import { BodyReadError, readLimited, type LimitedBody } from "../../src/body.js";
 import { causeText } from "../../src/errors.js";
