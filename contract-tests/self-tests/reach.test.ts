@@ -444,7 +444,7 @@ describe("sharded runs", () => {
 
 describe("npm run contract:merge", () => {
   const TSX = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/cli.mjs");
-  const MERGE = fileURLToPath(new URL("../merge.ts", import.meta.url));
+  const MERGE = fileURLToPath(new URL("../cli/merge.ts", import.meta.url));
   const shardDir = (index: number, selected: string[], results: ScenarioResult[]) => {
     const folder = tempDir(`contract-reach-shard-${index}-`);
     const record: ShardRecord = {
