@@ -79,6 +79,15 @@ export const FAULTS = {
   // Caught by the document's state rules (BrowserRequest and Action allOf if/then), with no module code.
   "pending-completed-at": { catches: ["response_schema_conformance"] },
   "wait-output": { catches: ["response_schema_conformance"] },
+  // A documented 500 (the copy lists one for the get-by-id) describes a failure; it does not allow one.
+  "documented-500": { catches: ["not_a_server_error"], needsById: true },
+  // The listing fails whatever it is asked: the failure of the base is reported, not a missing validation per invalid input.
+  "base-request-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  // Value classes: null for a nullable member, text outside ASCII, a 64-bit page number, several states in one filter.
+  "null-cache-age-500": { catches: ["not_a_server_error"] },
+  "non-ascii-500": { catches: ["not_a_server_error"] },
+  "int64-page-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "first-status-only": { catches: ["listing_status_filter"] },
 } satisfies Record<string, FaultExpectation>;
 
 /** A fault name. */

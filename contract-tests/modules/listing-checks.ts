@@ -128,8 +128,8 @@ export const listingErrorNull: Check = (ex) => {
 
 /**
  * With `status` given, both ways: every result is in one of the asked states (a null state is not given: no
- * claim), and the records of every asked state are there, as listings of each state alone (`related` exchanges
- * of the scenario) showed them: when the first page holds every matching record, each asked state that had
+ * claim), and the records of every asked state are there, as listings of each state alone (`alone`, of the
+ * same scenario) showed them: when the first page holds every matching record, each asked state that had
  * records alone has one on it; else total_records is at least what the asked states had alone together (a
  * record has one state, so the filter is their union).
  */
@@ -156,7 +156,7 @@ export const listingStatusFilter: Check = (ex, ctx) => {
   if (asked.length < 2 || !Number.isInteger(total) || askedNumber(ex, "page", 1) !== 1) return out;
   // Each asked state's records when listed alone (first pages of the same scenario).
   const alone = new Map<string, number>();
-  for (const r of ctx.related ?? []) {
+  for (const r of ctx.alone ?? []) {
     const single = queryList(r, "status");
     const p = listingPage(r);
     if (single?.length === 1 && askedNumber(r, "page", 1) === 1 && p && Number.isInteger(p.total_records))

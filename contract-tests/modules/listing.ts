@@ -51,7 +51,7 @@ async function statusFilter(ctx: ScenarioContext): Promise<void> {
   // Two states together, both with records where the account has them: each must come back (asked both ways).
   const held = states.filter((_, i) => Number(c.listingPage(singles[i]!)?.total_records) > 0);
   const pair = held.length >= 2 ? held.slice(-2) : states.slice(-2);
-  await ctx.send(request(ctx, { status: pair }), { related: singles });
+  await ctx.send(request(ctx, { status: pair }), { alone: singles });
 }
 
 async function idsFilter(ctx: ScenarioContext): Promise<void> {
