@@ -178,10 +178,10 @@ export function hasEdges(model: SpecModel, op: OperationEntry, pathParameters = 
     : undefined;
   const bodyAt: Placement = { place: "body", asText: !media || !isJsonMedia(media.mediaType) };
   return (
-    op.parameters.some(
-      (p) =>
-        (p.in !== "path" && unbounded(model, p.schema)) ||
-        ((p.in !== "path" || pathParameters) && hasClass(model, p.schema, placementOf(p))),
+    op.parameters.some((p) =>
+      p.in === "path"
+        ? pathParameters && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText
+        : unbounded(model, p.schema) || hasClass(model, p.schema, placementOf(p)),
     ) ||
     Object.values((body?.properties ?? {}) as Record<string, unknown>).some(
       (m) => unbounded(model, m) || hasClass(model, m, bodyAt),
@@ -289,7 +289,11 @@ export function valueClassRequests(
     const accepts = (v: unknown) =>
       model.validator.validate(p.schemaPointer, fromWire(model, p, serialize(p, v))).length === 0;
     const current = bucketOf(values, p.in)[p.name];
-    for (const c of classValues(model, p.schema, p.schemaPointer, current, accepts, placementOf(p))) {
+    // A path parameter gets only the 64-bit edges (an id as a number): other classes would only name another resource.
+    const classes = classValues(model, p.schema, p.schemaPointer, current, accepts, placementOf(p)).filter(
+      (c) => p.in !== "path" || c.digits !== undefined,
+    );
+    for (const c of classes) {
       const v = structuredClone(values);
       bucketOf(v, p.in)[p.name] = c.value;
       (p.in === "path" ? inPath : out).push({
@@ -397,6 +401,8 @@ export async function edges(
     ...valueClassRequests(ctx.model, op, values, linked, pathParameters),
   ];
   if (requests.length === 0)
-    skip("skipped: the document bounds every value of this operation (or sets none the suite can grow)");
+    skip(
+      "skipped: the document bounds every value of this operation (or sets none the suite can grow; a link-fed identifier is left as the link gave it)",
+    );
   for (const r of requests) await ctx.send(toRequest(op, r.values, r.extra), { intent: r.intent ?? "conforming" });
 }

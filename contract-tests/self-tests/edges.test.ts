@@ -230,6 +230,21 @@ describe("the edge requests of each operation of the document", () => {
     expect(sent[3]!.json).toEqual({ count: 3, label: null });
   });
 
+  it("an integer path id gets its 64-bit edges as text, only where path parameters may change (and never another class)", () => {
+    const op = headersModel.operation("getThing");
+    const values = { path: { n: 7 }, query: { note: "x" }, header: {}, cookie: {} };
+    const rs = valueClassRequests(headersModel, op, values, () => undefined, true);
+    expect(rs.map((r) => r.what)).toEqual([
+      `query parameter note: text outside ASCII, "x${NON_ASCII_TEXT}"`,
+      "path parameter n: the 64-bit edge 9223372036854775807",
+      "path parameter n: the 64-bit edge 9223372036854775808",
+      "path parameter n: the 64-bit edge 18446744073709551616",
+    ]);
+    expect(toRequest(op, rs[2]!.values).path).toBe("/things/9223372036854775808");
+    expect(valueClassRequests(headersModel, op, values, () => undefined, false).map((r) => r.what)).toHaveLength(1);
+    expect(hasEdges(headersModel, op, true)).toBe(true);
+  });
+
   it("is planned only for operations with something to grow, and sends at most a handful per operation", () => {
     expect(
       model.operations
