@@ -154,9 +154,15 @@ function hasClass(model: SpecModel, schema: unknown, at: Placement): boolean {
   const s = model.deref(schema, "").schema as Schema | undefined;
   if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return false;
   const types = typesOf(s);
+  // Text outside ASCII is sent where no pattern or format could exclude it and two characters fit.
+  const text =
+    types.includes("string") &&
+    s.pattern === undefined &&
+    s.format === undefined &&
+    (s.maxLength === undefined || s.maxLength >= 2);
   return (
     ((types.includes("null") || s.nullable === true) && !at.asText) ||
-    (types.includes("string") && at.place !== "header" && at.place !== "cookie") ||
+    (text && at.place !== "header" && at.place !== "cookie") ||
     (wide64(s) && (at.asText || at.place === "body"))
   );
 }
@@ -169,9 +175,15 @@ const placementOf = (p: ParameterEntry): Placement => ({
 
 /**
  * True when the operation has a query, header or cookie parameter or a top-level body member with an edge or a
- * value class (path parameters too when `pathParameters`): the phase is planned only then.
+ * value class (path parameters too when `pathParameters`; a parameter `linkFed` says links feed gets no value
+ * class): the phase is planned only then.
  */
-export function hasEdges(model: SpecModel, op: OperationEntry, pathParameters = false): boolean {
+export function hasEdges(
+  model: SpecModel,
+  op: OperationEntry,
+  pathParameters = false,
+  linkFed: (p: ParameterEntry) => boolean = () => false,
+): boolean {
   const media = bodyMedia(op);
   const body = media?.schemaPointer
     ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema
@@ -180,8 +192,8 @@ export function hasEdges(model: SpecModel, op: OperationEntry, pathParameters = 
   return (
     op.parameters.some((p) =>
       p.in === "path"
-        ? pathParameters && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText
-        : unbounded(model, p.schema) || hasClass(model, p.schema, placementOf(p)),
+        ? pathParameters && !linkFed(p) && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText
+        : unbounded(model, p.schema) || (!linkFed(p) && hasClass(model, p.schema, placementOf(p))),
     ) ||
     Object.values((body?.properties ?? {}) as Record<string, unknown>).some(
       (m) => unbounded(model, m) || hasClass(model, m, bodyAt),

@@ -497,7 +497,8 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`,
       run: (c) => unsupportedMethod(c, op, method),
     });
-  if (hasEdges(model.forRequests, op, op.safe || settings.kind !== "live"))
+  const linkFed = (p: { name: string }) => settings.kind === "live" && isLinkTarget(model, op, p.name);
+  if (hasEdges(model.forRequests, op, op.safe || settings.kind !== "live", linkFed))
     out.push({
       id: `${id}/edges`,
       operation: id,
