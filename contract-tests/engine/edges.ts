@@ -1,7 +1,7 @@
 /**
  * The edges phase (after Schemathesis's big generated values and its coverage phase's maximum-value classes):
- * valid values at the far edge of what the document allows, where it sets no bound. An integer with no
- * `maximum` gets its format's limit (int32, int64 as far as JSON numbers are exact), a string with no
+ * valid values at the far edge of what the document allows, where it sets no bound. An int32 with no
+ * `maximum` gets its format's limit (an integer with no format or int64 its 64-bit edges, below), a string with no
  * `maxLength` a few kilobytes, an array with no `maxItems` many items (many ids in a filter). The document
  * promises nothing about such a value except what always holds: no 5xx, and a documented status. So each
  * request is sent as `conforming`: a 5xx or an undocumented 2xx is an error, an undocumented 4xx a warning
