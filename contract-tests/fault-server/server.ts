@@ -434,7 +434,7 @@ async function route(
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input"))
     return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
   // Crashes on any text outside ASCII, in the URL or the body.
-  const nonAscii = /[^\x00-\x7f]/;
+  const nonAscii = /[\u0080-\uffff]/;
   if (
     faults.has("non-ascii-500") &&
     (nonAscii.test(decodeURIComponent(url.pathname + url.search)) || nonAscii.test(JSON.stringify(json ?? null)))
