@@ -175,15 +175,17 @@ const placementOf = (p: ParameterEntry): Placement => ({
 
 /**
  * True when the operation has a query, header or cookie parameter or a top-level body member with an edge or a
- * value class (path parameters too when `pathParameters`; a parameter `linkFed` says links feed gets no value
- * class): the phase is planned only then.
+ * value class: the phase is planned only then. A path parameter, or one `linkFed` says links feed, counts only
+ * for the 64-bit edges and only when `changeIds` (see {@link valueClassRequests}).
  */
 export function hasEdges(
   model: SpecModel,
   op: OperationEntry,
-  pathParameters = false,
+  changeIds = false,
   linkFed: (p: ParameterEntry) => boolean = () => false,
 ): boolean {
+  const int64Id = (p: ParameterEntry) =>
+    changeIds && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText;
   const media = bodyMedia(op);
   const body = media?.schemaPointer
     ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema
@@ -192,8 +194,8 @@ export function hasEdges(
   return (
     op.parameters.some((p) =>
       p.in === "path"
-        ? pathParameters && !linkFed(p) && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText
-        : unbounded(model, p.schema) || (!linkFed(p) && hasClass(model, p.schema, placementOf(p))),
+        ? int64Id(p)
+        : unbounded(model, p.schema) || (linkFed(p) ? int64Id(p) : hasClass(model, p.schema, placementOf(p))),
     ) ||
     Object.values((body?.properties ?? {}) as Record<string, unknown>).some(
       (m) => unbounded(model, m) || hasClass(model, m, bodyAt),
@@ -283,32 +285,35 @@ const DIGITS_MARK = "__contract_suite_exact_integer__";
 
 /**
  * The value-class requests of `op` built on `values` (see {@link classValues}): one per class value of each
- * query, header or cookie parameter (path parameters too when `pathParameters`) and top-level body member, at
- * most VALUE_CLASS_REQUESTS_PER_OPERATION. A parameter `linked` feeds is left as it is (an identifier must exist).
+ * query, header or cookie parameter and top-level body member, at most VALUE_CLASS_REQUESTS_PER_OPERATION.
+ * Where identifiers may change (`changeIds`: a safe operation, or the mock), a path parameter and a parameter
+ * `linked` feeds get the 64-bit edges (an identifier that does not exist: a 4xx is fine, a 5xx is not);
+ * elsewhere they are left as they are.
  */
 export function valueClassRequests(
   model: SpecModel,
   op: OperationEntry,
   values: Values,
   linked: (p: ParameterEntry) => unknown[] | undefined,
-  pathParameters = false,
+  changeIds = false,
 ): EdgeRequest[] {
   const out: EdgeRequest[] = [];
-  // Path parameters come last: an identifier changed is mostly one that does not exist.
-  const inPath: EdgeRequest[] = [];
+  // Identifiers come last: one changed is mostly one that does not exist.
+  const ids: EdgeRequest[] = [];
   for (const p of op.parameters) {
-    if ((p.in === "path" && !pathParameters) || linked(p) !== undefined) continue;
+    const id = p.in === "path" || linked(p) !== undefined;
+    if (id && !changeIds) continue;
     const accepts = (v: unknown) =>
       model.validator.validate(p.schemaPointer, fromWire(model, p, serialize(p, v))).length === 0;
     const current = bucketOf(values, p.in)[p.name];
-    // A path parameter gets only the 64-bit edges (an id as a number): other classes would only name another resource.
+    // An identifier gets only the 64-bit edges (an id as a number): other classes would only name another resource.
     const classes = classValues(model, p.schema, p.schemaPointer, current, accepts, placementOf(p)).filter(
-      (c) => p.in !== "path" || c.digits !== undefined,
+      (c) => !id || c.digits !== undefined,
     );
     for (const c of classes) {
       const v = structuredClone(values);
       bucketOf(v, p.in)[p.name] = c.value;
-      (p.in === "path" ? inPath : out).push({
+      (id ? ids : out).push({
         what: `${p.in} parameter ${p.name}: ${c.what}`,
         values: v,
         intent: c.intent,
@@ -344,7 +349,7 @@ export function valueClassRequests(
       }
     }
   }
-  return [...out, ...inPath].slice(0, VALUE_CLASS_REQUESTS_PER_OPERATION);
+  return [...out, ...ids].slice(0, VALUE_CLASS_REQUESTS_PER_OPERATION);
 }
 
 /**
@@ -398,7 +403,7 @@ export function edgeRequests(
 
 /**
  * The phase: each edge request sent, its answer need only be documented and not a server error; then each
- * value-class request (path parameters only of a safe operation on a live target), null and text outside ASCII
+ * value-class request (identifiers only of a safe operation on a live target), null and text outside ASCII
  * to be accepted, a 64-bit edge answered as documented and never with a 5xx.
  */
 export async function edges(
@@ -407,10 +412,10 @@ export async function edges(
   values: Values,
   linked: (p: ParameterEntry) => unknown[] | undefined,
 ): Promise<void> {
-  const pathParameters = op.safe || ctx.settings.kind !== "live";
+  const changeIds = op.safe || ctx.settings.kind !== "live";
   const requests = [
     ...edgeRequests(ctx.model, op, values, linked),
-    ...valueClassRequests(ctx.model, op, values, linked, pathParameters),
+    ...valueClassRequests(ctx.model, op, values, linked, changeIds),
   ];
   if (requests.length === 0)
     skip(

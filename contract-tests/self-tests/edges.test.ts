@@ -230,7 +230,7 @@ describe("the edge requests of each operation of the document", () => {
     expect(sent[3]!.json).toEqual({ count: 3, label: null });
   });
 
-  it("an integer path id gets its 64-bit edges as text, only where path parameters may change (and never another class)", () => {
+  it("an integer path id gets its 64-bit edges as text, only where identifiers may change (and never another class)", () => {
     const op = headersModel.operation("getThing");
     const values = { path: { n: 7 }, query: { note: "x" }, header: {}, cookie: {} };
     const rs = valueClassRequests(headersModel, op, values, () => undefined, true);
@@ -242,6 +242,12 @@ describe("the edge requests of each operation of the document", () => {
     ]);
     expect(toRequest(op, rs[2]!.values).path).toBe("/things/9223372036854775808");
     expect(valueClassRequests(headersModel, op, values, () => undefined, false).map((r) => r.what)).toHaveLength(1);
+    expect(
+      valueClassRequests(headersModel, op, values, (p) => (p.name === "note" ? ["x"] : undefined), true).map(
+        (r) => r.what,
+      ),
+      "a link-fed text is an identifier: left as the link gave it",
+    ).toEqual(rs.slice(1).map((r) => r.what));
     expect(hasEdges(headersModel, op, true)).toBe(true);
   });
 
