@@ -1,12 +1,35 @@
 import { finding } from "../model/exchange.js";
-import { responsesPromise } from "../model/promise.js";
-import type { Check } from "../model/types.js";
+import type { SpecModel } from "../model/model.js";
+import { operationPromise, responsesPromise, successPromise } from "../model/promise.js";
+import type { Check, CheckContext } from "../model/types.js";
+
+/** RFC 9110's meaning of 500, quoted in the promise of a documented one: a description of a failure, never a permission. */
+const RFC_500 =
+  'RFC 9110 15.6.1: a 500 means "the server encountered an unexpected condition that prevented it from fulfilling the request"; a documented 500, 5XX or default describes a failure, it permits none';
 
 /**
- * No answer at all, or an undocumented 5xx, is a server error (the operation's responses promise an answer
- * among them). A request the suite itself could not send is the suite's problem: a warning about the suite.
+ * True when the operation documents `status` (a 5xx) as a condition of its own: the exact code is listed and it
+ * is not 500 (a 502, 503 or 504 for an unavailable upstream or site, say). A 500, a `5XX` range or a `default`
+ * names no condition.
  */
-export const notAServerError: Check = (ex, { model }) => {
+export function documentedServerCondition(model: SpecModel, operationId: string, status: number): boolean {
+  return status !== 500 && model.has(operationId) && model.documentedStatuses(operationId).includes(String(status));
+}
+
+/** The promise a documented 5xx breaks: the 2xx a valid request is promised, else the operation itself, with RFC 9110's word on 500. */
+function documentedFailurePromise(model: SpecModel, operationId: string, intent: CheckContext["intent"]): string {
+  const valid = intent === "acceptance" || intent === "conforming";
+  const place = (valid ? successPromise(model, operationId) : undefined) ?? operationPromise(model, operationId);
+  return `${place} (${RFC_500})`;
+}
+
+/**
+ * No answer at all, or a 5xx, is a server error: a 500 whatever the document lists (a documented 500, `5XX` or
+ * `default` describes what a failure looks like, it does not allow one), and any other 5xx unless the operation
+ * lists that exact status as a condition of its own (the sitemap's 503 for an unavailable site). A request the
+ * suite itself could not send is the suite's problem: a warning about the suite.
+ */
+export const notAServerError: Check = (ex, { model, intent }) => {
   const { status, transportError, suiteError } = ex.response;
   if (status === 0 && suiteError)
     return [
@@ -27,15 +50,18 @@ export const notAServerError: Check = (ex, { model }) => {
         promise: responsesPromise(model, ex.operation),
       }),
     ];
-  if (status >= 500 && !model.isDocumentedStatus(ex.operation, status))
-    return [
-      finding(ex, {
-        severity: "error",
-        title: "Server error",
-        received: `status ${status}`,
-        documented: "no undocumented 5xx, whatever the input",
-        promise: responsesPromise(model, ex.operation),
-      }),
-    ];
-  return [];
+  // A documented response example is the document's own text, not an answer of the server.
+  if (status < 500 || ex.documented || documentedServerCondition(model, ex.operation, status)) return [];
+  const listed = model.has(ex.operation) && model.isDocumentedStatus(ex.operation, status);
+  return [
+    finding(ex, {
+      severity: "error",
+      title: "Server error",
+      received: `status ${status}`,
+      documented: listed
+        ? "no 5xx whatever the input, but one the document lists as a condition of its own (a 502, 503 or 504); its 500, 5XX or default describes a failure, it does not allow one"
+        : "no undocumented 5xx, whatever the input",
+      promise: listed ? documentedFailurePromise(model, ex.operation, intent) : responsesPromise(model, ex.operation),
+    }),
+  ];
 };

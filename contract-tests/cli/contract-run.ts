@@ -101,12 +101,8 @@ export class ContractRun {
       target: this.target,
       state: this.state,
       verdict,
-      send: async (spec, c, extra) =>
-        verdict.check(
-          await this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
-          extra,
-          c,
-        ),
+      send: async (spec, c, extra) => verdict.check(await ctx.sendUnjudged(spec), extra, c),
+      sendUnjudged: (spec) => this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
     };
     let skipReason: string | undefined;
     let error: string | undefined;

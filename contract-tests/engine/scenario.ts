@@ -95,6 +95,8 @@ export interface ScenarioContext {
   verdict: Verdict;
   /** Sends a request and checks the exchange. */
   send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
+  /** Sends a request without checking it: the scenario judges the exchange itself (with `verdict`). */
+  sendUnjudged(spec: RequestSpec): Promise<Exchange>;
 }
 
 /** One test of the suite. */

@@ -39,7 +39,8 @@ export const FAULTS = {
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": {
     catches: ["not_a_server_error", "negative_data_rejection"],
-    alsoFlags: ["status_code_conformance"],
+    // Its empty 500 for a malformed id breaks the get-by-id's documented 500 (JSON) of the copy.
+    alsoFlags: ["status_code_conformance", "content_type_conformance"],
   },
   "accepts-invalid-input": {
     catches: ["negative_data_rejection"],
@@ -91,6 +92,15 @@ export const FAULTS = {
   "short-content-length": { catches: ["content_type_conformance"] },
   "non-utf8-json": { catches: ["response_readable"] },
   "stalled-body": { catches: ["response_readable"], timeoutMs: 1000 },
+  // A documented 500 (the copy lists one for the get-by-id) describes a failure; it does not allow one.
+  "documented-500": { catches: ["not_a_server_error"], needsById: true },
+  // The listing fails whatever it is asked: the failure of the base is reported, not a missing validation per invalid input.
+  "base-request-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  // Value classes: null for a nullable member, text outside ASCII, a 64-bit page number, several states in one filter.
+  "null-cache-age-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "non-ascii-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "int64-page-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "first-status-only": { catches: ["listing_status_filter"] },
 } satisfies Record<string, FaultExpectation>;
 
 /** The faults the server injects on the wire, in the listing's answers, after a correct status line and headers. */

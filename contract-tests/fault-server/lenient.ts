@@ -18,6 +18,8 @@ export const LENIENT = {
     "a value outside a format (a url that is not a URI, a max_cache_age beyond int32) is accepted (a format names a value, it does not promise a refusal)",
   "lenient-extra-output":
     "undocumented response headers and members, at the top and inside records (the schemas do not forbid other members)",
+  "lenient-null-counts":
+    "a sitemap answer with link_count null beside its links (link_count is nullable in the interface: null is not given, not a claim)",
   "lenient-date-times":
     "date-times with other offsets and fraction lengths (+02:00, -05:30, none to 7 digits), all valid RFC 3339 in the document's DateTime pattern",
   "lenient-compressed":

@@ -90,6 +90,9 @@ function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
         message: "The requested site is unavailable.",
       },
     };
+  // A server that reads a nullable member without its null (valid input: null is not given).
+  if (faults.has("null-cache-age-500") && body.max_cache_age === null)
+    return { status: 500, body: { message: "Nullable object must have a value." } };
   const age = body.max_cache_age ?? 0;
   const cachedAt = cache.get(body.url);
   const fromCache =
@@ -104,7 +107,12 @@ function sitemapResult(site: string, fromCache: boolean, faults: Faults): Reply 
     faults.has("unreachable-answers-200") && origin.endsWith(".invalid")
       ? []
       : [`${origin}/`, `${origin}/about`, `${origin}/contact`];
-  const linkCount = faults.has("link-count-mismatch") ? links.length + 1 : links.length;
+  // Lenient: link_count not given (null: the interface makes it nullable), with the links given.
+  const linkCount = faults.has("link-count-mismatch")
+    ? links.length + 1
+    : takes(faults, "lenient-null-counts")
+      ? null
+      : links.length;
   const result = {
     id: makeId("smr_", 1),
     url: faults.has("wrong-sitemap-url") ? `${origin}/sitemap.xml` : site,
@@ -240,6 +248,9 @@ function listing(
     size > MAX_PAGE_SIZE ||
     status?.some((s) => !STATES.includes(s)) ||
     ids?.some((id) => !/^brq_[A-Za-z0-9]+$/.test(id));
+  // A page number beyond int64 (valid: the document sets no maximum) overflows this variant's parser.
+  if (faults.has("int64-page-500") && /^\d+$/.test(q.get("page") ?? "") && BigInt(q.get("page")!) >= 2n ** 63n)
+    return { status: 500, body: { message: "System.OverflowException: Value was either too large or too small" } };
   // A page size far beyond any real page (no maximum is documented, so it is valid input) crashes this variant.
   if (faults.has("large-page-size-500") && size !== undefined && size > 10_000)
     return { status: 500, body: { message: "System.OutOfMemoryException" } };
@@ -255,9 +266,11 @@ function listing(
     return { status: 404, body: { message: "unknown browser request id" } };
   const p = Math.max(1, page ?? 1);
   const s = Math.min(MAX_PAGE_SIZE, Math.max(1, size ?? 30));
+  // A variant that applies only the first state of status=a,b.
+  const states = faults.has("first-status-only") ? status?.slice(0, 1) : status;
   const matching = visible.filter(
     (r) =>
-      (faults.has("ignores-status-filter") || !status || status.includes(r.state as string)) &&
+      (faults.has("ignores-status-filter") || !states || states.includes(r.state as string)) &&
       (faults.has("ignores-ids-filter") || !ids || ids.includes(r.id as string)),
   );
   const start = Math.max(0, (p - 1) * s - (faults.has("overlapping-pages") && p > 1 ? 1 : 0));
@@ -281,6 +294,12 @@ function byId(id: string, faults: Faults, records: Array<Record<string, unknown>
     return faults.has("server-error-on-bad-input")
       ? { status: 500 }
       : { status: 400, body: { message: "malformed id" } };
+  // A documented 500 (the copy of the document lists one) for an existing record: a failure, not an answer.
+  if (record && faults.has("documented-500"))
+    return {
+      status: 500,
+      body: { error: "(sqlite3.OperationalError) no such table: browser_requests", success: false },
+    };
   if (!record)
     return faults.has("by-id-unknown-200")
       ? { status: 200, body: shape([records[0]!], faults)[0] }
@@ -415,6 +434,16 @@ async function route(
     return invalid(faults, 400, "malformed JSON", () => ({ status: 200, body: {} }));
   if (!present && req.method !== "GET" && !faults.has("accepts-invalid-input"))
     return invalid(faults, 400, "a body is required", () => ({ status: 200, body: {} }));
+  // Crashes on any text outside ASCII, in the URL or the body.
+  const nonAscii = /[\u0080-\uffff]/;
+  if (
+    faults.has("non-ascii-500") &&
+    (nonAscii.test(decodeURIComponent(url.pathname + url.search)) || nonAscii.test(JSON.stringify(json ?? null)))
+  )
+    return { status: 500, body: { message: "'ascii' codec can't encode character" } };
+  // Every listing fails (a missing table): the base of every scenario fails, valid or not.
+  if (faults.has("base-request-500") && path === "/v1/browser/requests")
+    return { status: 500, body: { message: "no such table: browser_requests" } };
   const records = ACCOUNTS[account]!;
   if (req.method === "POST" && path === "/v1/site/map") return sitemap(json, faults, cache);
   const schemaPath = /^\/v1\/schemas\/([^/]+)$/.exec(path);

@@ -118,6 +118,8 @@ export interface CheckContext {
   mutation?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
   related?: ReadonlyArray<Exchange>;
+  /** Listings asked with one filter value each (the same scenario): a listing asked with several must hold their records. */
+  alone?: ReadonlyArray<Exchange>;
   /** Ids that must all appear in a filtered listing (they exist on the account). */
   expectIds?: ReadonlyArray<string>;
   /** Identifiers that belong to another account and must not be returned. */

@@ -33,7 +33,8 @@ export const listingDefaults: Check = (ex) => {
   if (!page) return [];
   const out: Out = [];
   const expect = (field: "page" | "page_size", param: string, value: number) => {
-    if (ex.request.query[param] === undefined && page[field] !== value)
+    // A null member is not given: it claims no page.
+    if (ex.request.query[param] === undefined && page[field] !== null && page[field] !== value)
       out.push(
         finding(ex, {
           severity: "error",
@@ -85,6 +86,8 @@ export const listingPageSize: Check = (ex) => {
     out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
   const askedPage = askedNumber(ex, "page", 1);
   const askedSize = askedNumber(ex, "pageSize", 30);
+  // A null page is not given: neither the page asked for nor the count of its results can be related to it.
+  if (page.page === null) return [];
   if (page.page !== askedPage)
     add("Wrong page returned", `page: ${page.page} for page=${askedPage}`, "the page asked for", "/data/page");
   // The maximum page size is not shown: a server may cap a large pageSize, never exceed it, and 30 (the default) must fit.
@@ -123,13 +126,20 @@ export const listingErrorNull: Check = (ex) => {
   ];
 };
 
-/** With `status` given, every result is in one of the asked states. */
-export const listingStatusFilter: Check = (ex) => {
+/**
+ * With `status` given, both ways: every result is in one of the asked states (a null state is not given: no
+ * claim), and the records of every asked state are there, as listings of each state alone (`alone`, of the
+ * same scenario) showed them: when the first page holds every matching record, each asked state that had
+ * records alone has one on it; else total_records is at least what the asked states had alone together (a
+ * record has one state, so the filter is their union).
+ */
+export const listingStatusFilter: Check = (ex, ctx) => {
   const page = listingPage(ex);
   const asked = queryList(ex, "status");
   if (!page || !asked) return [];
-  return listingResults(page).flatMap((r, i) =>
-    asked.includes(r.state)
+  const results = listingResults(page);
+  const out: Out = results.flatMap((r, i) =>
+    r.state === null || r.state === undefined || asked.includes(r.state)
       ? []
       : [
           finding(ex, {
@@ -142,6 +152,50 @@ export const listingStatusFilter: Check = (ex) => {
           }),
         ],
   );
+  const total = page.total_records;
+  if (asked.length < 2 || !Number.isInteger(total) || askedNumber(ex, "page", 1) !== 1) return out;
+  // Each asked state's records when listed alone (first pages of the same scenario).
+  const alone = new Map<string, number>();
+  for (const r of ctx.alone ?? []) {
+    const single = queryList(r, "status");
+    const p = listingPage(r);
+    const [state] = single ?? [];
+    if (
+      single?.length === 1 &&
+      state !== undefined &&
+      askedNumber(r, "page", 1) === 1 &&
+      p &&
+      Number.isInteger(p.total_records)
+    )
+      alone.set(state, p.total_records);
+  }
+  const states = [...new Set(asked)].filter((s) => (alone.get(s) ?? 0) > 0);
+  const missing = (documented: string, received: string) =>
+    out.push(
+      finding(ex, {
+        severity: "error",
+        title: "An asked state missing from the status filter's result",
+        received,
+        documented,
+        instancePath: "/data/results",
+      }),
+    );
+  const had = states.map((s) => `${s}: ${alone.get(s)}`).join(", ");
+  if (results.length >= total) {
+    for (const s of states.filter((st) => !results.some((r) => r.state === st)))
+      missing(
+        `records of every state asked for (${asked.join(", ")}); status=${s} alone had ${alone.get(s)}`,
+        `no result in state ${show(s)} among all ${results.length} results`,
+      );
+  } else {
+    const together = states.reduce((sum, s) => sum + (alone.get(s) ?? 0), 0);
+    if (total < together)
+      missing(
+        `total_records at least the asked states' records alone together (${had}: ${together})`,
+        `total_records: ${total}`,
+      );
+  }
+  return out;
 };
 
 /** With `ids` given, results are only those ids, each once, and every asked id known to exist is returned. */
@@ -152,11 +206,14 @@ export const listingIdsFilter: Check = (ex, ctx) => {
   const out: Out = [];
   const add = (title: string, received: string, documented: string, instancePath = "/data/results") =>
     out.push(finding(ex, { severity: "error", title, received, documented, instancePath }));
-  const ids = listingResults(page).map((r) => r.id);
-  ids.forEach((id, i) => {
+  // A null id is not given: it claims no record.
+  const given = listingResults(page)
+    .map((r, i) => ({ id: r.id, i }))
+    .filter((r) => r.id !== null && r.id !== undefined);
+  const ids = given.map((r) => r.id);
+  for (const { id, i } of given)
     if (!asked.includes(id))
       add("Result outside the ids filter", `id: ${show(id, 60)}`, `id in ${asked.join(", ")}`, `/data/results/${i}/id`);
-  });
   if (new Set(ids).size !== ids.length) add("The same id returned twice", show(ids, 300), "each asked id at most once");
   const missing = (ctx.expectIds ?? []).filter((id) => !ids.includes(id));
   if (missing.length > 0 && askedNumber(ex, "page", 1) === 1)
@@ -174,8 +231,14 @@ export const listingPagesDisjoint: Check = (ex, ctx) => {
   if (pages.length < 2) return [];
   const out: Out = [];
   const seen = new Map<string, number>();
+  let unnamed = 0;
   for (const page of pages)
     for (const r of listingResults(page)) {
+      // A null id is not given: it names no record to compare (nor to count).
+      if (r.id === null || r.id === undefined) {
+        unnamed++;
+        continue;
+      }
       if (seen.has(r.id))
         out.push(
           finding(ex, {
@@ -189,7 +252,7 @@ export const listingPagesDisjoint: Check = (ex, ctx) => {
     }
   const first = pages[0]!;
   const complete = first.page_size > 0 && pages.length >= Math.ceil(first.total_records / first.page_size);
-  if (complete && out.length === 0 && seen.size !== first.total_records)
+  if (complete && out.length === 0 && unnamed === 0 && seen.size !== first.total_records)
     out.push(
       finding(ex, {
         severity: "error",

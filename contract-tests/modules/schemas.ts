@@ -31,7 +31,8 @@ function bodies(model: SpecModel, ex: Exchange): { sent: Record<string, any>; go
  * seed 4.2): neither it nor anything below it is paired.
  */
 function fieldPairs(sent: unknown, got: unknown, path = "/fields", depth = 0): FieldPair[] {
-  if (sent === undefined) return [];
+  // Null is "not given": a null `fields` on either side claims nothing below it.
+  if (sent === undefined || sent === null || got === null) return [];
   const a = Array.isArray(sent) ? sent.filter(isObject) : [];
   const b = Array.isArray(got) ? got.filter(isObject) : [];
   const out: FieldPair[] = [];
@@ -65,7 +66,7 @@ const fieldTypeDiscrepancy: Check = (ex, { model }) => {
   const byCode = new Map<number, string>();
   // Every returned field's type is checked, whether or not fields were sent.
   for (const { sent, got, path } of fieldPairs(b.sent.fields ?? [], b.got.fields)) {
-    if (!got) continue;
+    if (!got || got.type === null) continue;
     const type = got.type;
     if (typeof type === "string")
       add(
@@ -113,7 +114,8 @@ const fieldTreePairing: Check = (ex, { model }) => {
   const b = bodies(model, ex);
   if (!b) return [];
   return fieldPairs(b.sent.fields, b.got.fields).flatMap(({ sent, got, path }) => {
-    if (sent && got && sent.name === got.name) return [];
+    // A null name on either side is not given: it claims no position.
+    if (sent && got && (sent.name === got.name || sent.name == null || got.name === null)) return [];
     const title = !got
       ? "Sent field missing from the response"
       : !sent
@@ -132,7 +134,7 @@ const fieldTreePairing: Check = (ex, { model }) => {
   });
 };
 
-/** The updated schema carries the path's id and the name and description that were sent. */
+/** The updated schema carries the path's id and the name and description that were sent (a null on either side is not given: no claim). */
 const schemaUpdateEcho: Check = (ex, { model }) => {
   const b = bodies(model, ex);
   if (!b) return [];
@@ -149,9 +151,10 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
       }),
     );
   const pathId = decodeURIComponent(ex.request.path.split("/").pop() ?? "");
-  if (b.got.id !== pathId) add("id", b.got.id, pathId, "the path's id");
+  if (b.got.id !== null && b.got.id !== pathId) add("id", b.got.id, pathId, "the path's id");
   for (const field of ["name", "description"] as const)
-    if (field in b.sent && b.got[field] !== b.sent[field]) add(field, b.got[field], b.sent[field], "the one sent");
+    if (b.sent[field] != null && b.got[field] !== null && b.got[field] !== b.sent[field])
+      add(field, b.got[field], b.sent[field], "the one sent");
   return out;
 };
 

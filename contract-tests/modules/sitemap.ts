@@ -11,13 +11,17 @@ import type { ContractModule } from "./types.js";
 
 const OP = "createSitemapRequest";
 
-/** `link_count` equals the length of `links` (null or 0 when there are no links). */
+/**
+ * `link_count` equals the length of `links`. Null is "not given", not a claim: the relation holds only when both
+ * are present and non-null.
+ */
 const linkCount: Check = (ex, { model }) => {
   const body = payload(model, ex);
   if (!isSuccess(ex) || !isObject(body) || ex.response.json === undefined) return [];
   const { links, link_count: count } = body;
+  if (count === null || count === undefined || links === null || links === undefined) return [];
   const expected = Array.isArray(links) ? links.length : 0;
-  if (count === expected || (count === null && !Array.isArray(links))) return [];
+  if (count === expected) return [];
   const got = Array.isArray(links) ? `${links.length} items` : JSON.stringify(links);
   return [
     finding(ex, {
@@ -50,13 +54,13 @@ const linksSorted: Check = (ex, { model }) => {
   ];
 };
 
-/** With `max_cache_age` omitted or 0 (the default: no cache) the result is never served from the cache. */
+/** With `max_cache_age` omitted, null (not given) or 0 (the default: no cache) the result is never served from the cache. */
 const cacheDisabled: Check = (ex, { model }) => {
   const body = payload(model, ex);
   const sent = ex.request.json;
   if (!isSuccess(ex) || !isObject(body) || !isObject(sent)) return [];
   const age = sent.max_cache_age;
-  if ((age !== undefined && age !== 0) || body.from_cache !== true) return [];
+  if ((age !== undefined && age !== null && age !== 0) || body.from_cache !== true) return [];
   return [
     finding(ex, {
       severity: "error",

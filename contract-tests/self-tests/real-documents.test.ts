@@ -34,6 +34,8 @@ const DOCUMENTS = {
   "oas-examples-3.1-schema-validation-local.json": {},
   "apis-guru-authentiq.json": {
     sign_update: {
+      not_a_server_error:
+        "mock: Prism cannot write the documented application/jwt and answers its own 500 (the default response describes a failure, it allows none)",
       response_schema_conformance:
         "mock: Prism cannot write the documented application/jwt, answers its own 500 problem, which breaks the default response's schema",
     },
