@@ -118,6 +118,15 @@ export const OPTIONS: readonly OptionDef[] = [
       "Undocumented members and envelopes are errors, and so is every acceptance of input the document rules out (not only where the operation documents a refusal), format and pattern included.",
   },
   {
+    name: "infer-links",
+    env: "CONTRACT_INFER_LINKS",
+    key: "inferLinks",
+    kind: { type: "boolean" },
+    default: "true",
+    description:
+      "Infer where path identifiers come from when the document has no links for them: a create's response (a member named like the parameter or id, or a Location header) and a listing's items on the same collection, matched by name and schema. The report names each inferred link.",
+  },
+  {
     name: "operations",
     env: "CONTRACT_OPERATIONS",
     key: "operations",

@@ -11,7 +11,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OperationEntry } from "../openapi/lib/operations.js";
 import type { Scrubber } from "../src/redact.js";
-import { allLinks } from "./engine/links.js";
+import { writtenLinks } from "./engine/links.js";
 import type { ScenarioResult } from "./engine/run.js";
 import { loadBaseline } from "./report/baseline.js";
 import { buildReport, type RunReport } from "./report/render.js";
@@ -44,7 +44,7 @@ export function linkGroups(operations: OperationEntry[]): OperationEntry[][] {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
     return i;
   };
-  for (const { source, link } of allLinks(operations)) {
+  for (const { source, link } of writtenLinks(operations)) {
     const a = index.get(source);
     const b = index.get(link.operationId);
     if (a !== undefined && b !== undefined) parent[find(a)] = find(b);

@@ -13,7 +13,9 @@ import type { Settings } from "../settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../target.js";
 import { requestUrl } from "../boundary.js";
 import { wireRules } from "../wire.js";
-import { linkOrder } from "./links.js";
+import { allLinks, linkOrder } from "./links.js";
+import { CLEANUP, lifecycleScenarios, produce, substitute } from "./lifecycle.js";
+import { track } from "./resources.js";
 import { shardOperations } from "../shard.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
@@ -41,6 +43,8 @@ export interface ScenarioResult {
   error?: string;
   /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
   notRun?: string;
+  /** What the scenario tells the reader besides findings (the clean-up: what was created and left behind). */
+  notes?: string[];
 }
 
 /** One entry per finding and place (array indices folded), with how often it occurred. */
@@ -65,7 +69,7 @@ function distinct(findings: Finding[]): Finding[] {
 export class ContractRun {
   readonly model: SpecModel;
   readonly target: Target;
-  readonly state: RunState = { successes: new Map() };
+  readonly state: RunState = { successes: new Map(), resources: { created: [], deleted: new Set() } };
   /** The keys of the baseline entries that accept findings (an expired entry accepts nothing). */
   readonly #accepting: Set<string>;
 
@@ -83,14 +87,34 @@ export class ContractRun {
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
     checkSelection(this.settings);
-    const operations = selectOperations(linkOrder(this.operations()), this.settings);
-    return selectPhases(
-      operations.flatMap((op) => [
-        ...genericScenarios(this.model, this.settings, op),
-        ...moduleScenarios(this.model, this.settings, op.operationId),
-      ]),
+    const links = allLinks(this.model.forRequests, this.settings.inferLinks);
+    // With inference, a create runs before the listing of its collection, so the listing has items to link from.
+    const creates = this.settings.inferLinks
+      ? this.model.operations.flatMap((c) =>
+          c.method !== "POST"
+            ? []
+            : this.model.operations
+                .filter((l) => l.method === "GET" && l.path === c.path)
+                .map((l) => ({
+                  source: c.operationId,
+                  status: "",
+                  link: { name: "", operationId: l.operationId, parameters: {} },
+                })),
+        )
+      : [];
+    const operations = selectOperations(linkOrder(this.operations(), [...links, ...creates]), this.settings);
+    const planned = selectPhases(
+      [
+        ...operations.flatMap((op) => [
+          ...genericScenarios(this.model, this.settings, op),
+          ...moduleScenarios(this.model, this.settings, op.operationId),
+        ]),
+        ...lifecycleScenarios(this.model.forRequests, this.settings, operations),
+      ],
       this.settings,
     );
+    // Whatever the selection, what a live run created is cleaned up at its end.
+    return this.settings.kind === "live" ? [...planned, CLEANUP] : planned;
   }
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
@@ -121,12 +145,18 @@ export class ContractRun {
       target: this.target,
       state: this.state,
       verdict,
-      send: async (spec, c, extra) =>
-        verdict.check(
-          await this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
+      send: async (spec, c, extra) => {
+        const sent = await substitute(ctx, spec, c?.intent);
+        const ex = verdict.check(
+          await this.target.send({ timeoutMs: timeoutFor(this.settings, sent.operation), ...sent }),
           extra,
           c,
-        ),
+        );
+        if (this.settings.kind === "live")
+          track(this.model.forRequests, this.settings.inferLinks, this.state.resources, ex);
+        return ex;
+      },
+      produce: (family, depth) => produce(ctx, family, depth),
     };
     let skipReason: string | undefined;
     let error: string | undefined;
@@ -155,6 +185,7 @@ export class ContractRun {
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
       ...(cut ? { notRun: skipReason } : {}),
+      ...(verdict.notes.length ? { notes: verdict.notes } : {}),
     });
   }
 

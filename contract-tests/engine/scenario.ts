@@ -10,6 +10,7 @@ import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
 import { selectedChecks } from "./select.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
+import type { Resource, Resources } from "./resources.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -18,6 +19,8 @@ const KEPT_SUCCESSES = 5;
 export interface RunState {
   /** The last successful exchanges of each operation (sent with a valid key). */
   successes: Map<string, Exchange[]>;
+  /** What the run created and deleted on a live target. */
+  resources: Resources;
 }
 
 /**
@@ -41,6 +44,8 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
 /** Collects the findings of one scenario. */
 export class Verdict {
   readonly findings: Finding[] = [];
+  /** What the scenario tells the reader besides findings (what the run created and left behind). */
+  readonly notes: string[] = [];
   exchanges = 0;
 
   constructor(
@@ -89,8 +94,13 @@ export interface ScenarioContext {
   target: Target;
   state: RunState;
   verdict: Verdict;
-  /** Sends a request and checks the exchange. */
+  /**
+   * Sends a request and checks the exchange. On a live target an identifier a successful delete removed is
+   * replaced by one the run created that exists (unless the request is about the removal itself).
+   */
   send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
+  /** Creates a resource of `family` with a create operation that produces it (live targets); undefined when none could be. */
+  produce(family: string, depth?: number): Promise<Resource | undefined>;
 }
 
 /** One test of the suite. */
