@@ -397,6 +397,8 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     skip(`skipped: the link names an operation the document does not have (${link.operationId})`);
   const target = ctx.model.operation(link.operationId);
   const live = ctx.settings.kind === "live";
+  // The report names each inferred link it followed, so a reader can check it.
+  if (sourced.inferred) ctx.verdict.notes.push(link.name);
   const afterDelete = ctx.model.has(source) && ctx.model.operation(source).method === "DELETE";
   if (afterDelete && !live) skip(NEEDS_LIVE);
   const from = (ctx.state.successes.get(source) ?? [])

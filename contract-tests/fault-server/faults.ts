@@ -37,7 +37,8 @@ export const FAULTS = {
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": {
     catches: ["not_a_server_error", "negative_data_rejection"],
-    alsoFlags: ["status_code_conformance"],
+    // An identifier past the 64-bit edge is bad input too: its 500 is also an unknown identifier not refused.
+    alsoFlags: ["status_code_conformance", "unknown_resource"],
   },
   "accepts-invalid-input": {
     catches: ["negative_data_rejection"],
