@@ -97,7 +97,7 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "{}",
     value: "<json|@file>",
     description:
-      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; a path parameter of an operation that changes data comes only from here on a live target.',
+      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; on a live target a path parameter of an operation that changes data comes from here or from a resource the run created.',
   },
   {
     name: "schema-id",
