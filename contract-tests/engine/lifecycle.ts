@@ -112,34 +112,45 @@ interface Family {
 
 function familiesOf(model: SpecModel, settings: Settings, operations: OperationEntry[]): Family[] {
   const out: Family[] = [];
+  const links = allLinks(model, settings.inferLinks);
+  // Families with a producer first (cheap, indexed); only they need the document's paths and links walked.
+  const wanted = new Map<string, { param: string; producer: SourcedLink }>();
   for (const op of operations) {
     const item = itemOf(op);
-    if (!item || out.some((f) => f.family === item.family)) continue;
+    if (!item || wanted.has(item.family)) continue;
     const [producer] = producersOf(model, settings.inferLinks, item.family);
-    if (!producer) continue;
-    const on = (method: string) => model.operations.filter((o) => o.path === item.family && o.method === method);
-    const collection = item.family.slice(0, item.family.lastIndexOf("/"));
-    let list: Family["list"];
-    for (const l of allLinks(model, settings.inferLinks)) {
-      const source = model.has(l.source) ? model.operation(l.source) : undefined;
-      const target = model.has(l.link.operationId) ? model.operation(l.link.operationId) : undefined;
-      if (source?.method !== "GET" || source.path !== collection || !target) continue;
-      for (const [name, expr] of Object.entries(l.link.parameters)) {
-        const p = linkParameter(target, name);
-        const at = split(expr);
-        const index = at?.object.split("/").lastIndexOf("0") ?? -1;
-        if (p?.in !== "path" || familyOf(target.path, p.name) !== item.family || !at || index < 0) continue;
-        const parts = at.object.split("/");
-        list ??= {
-          op: source,
-          items: parts.slice(0, index).join("/"),
-          member: `${parts.length > index + 1 ? `/${parts.slice(index + 1).join("/")}` : ""}${toPointer([at.member])}`,
-        };
-      }
+    if (producer) wanted.set(item.family, { param: item.param, producer });
+  }
+  if (wanted.size === 0) return out;
+  const byPath = new Map<string, OperationEntry[]>();
+  for (const o of model.operations) byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
+  const byId = new Map(model.operations.map((o) => [o.operationId, o]));
+  const lists = new Map<string, NonNullable<Family["list"]>>();
+  for (const l of links) {
+    const source = byId.get(l.source);
+    const target = byId.get(l.link.operationId);
+    if (source?.method !== "GET" || !target) continue;
+    for (const [name, expr] of Object.entries(l.link.parameters)) {
+      const p = linkParameter(target, name);
+      const family = p?.in === "path" ? familyOf(target.path, p.name) : undefined;
+      const at = split(expr);
+      const parts = at?.object.split("/") ?? [];
+      const index = parts.lastIndexOf("0");
+      if (!family || !at || index < 0 || lists.has(family) || source.path !== family.slice(0, family.lastIndexOf("/")))
+        continue;
+      lists.set(family, {
+        op: source,
+        items: parts.slice(0, index).join("/"),
+        member: `${parts.length > index + 1 ? `/${parts.slice(index + 1).join("/")}` : ""}${toPointer([at.member])}`,
+      });
     }
+  }
+  for (const [family, { param, producer }] of wanted) {
+    const on = (method: string) => (byPath.get(family) ?? []).filter((o) => o.method === method);
+    const list = lists.get(family);
     out.push({
-      family: item.family,
-      param: item.param,
+      family,
+      param,
       producer,
       ...(on("GET")[0] ? { read: on("GET")[0] } : {}),
       updates: [...on("PUT"), ...on("PATCH")],

@@ -8,7 +8,7 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isSuccess } from "../exchange.js";
 import type { Exchange } from "../types.js";
-import { allLinks, evaluate, familyOf, linkParameter, type LinkDocument } from "./links.js";
+import { allLinks, evaluate, familyOf, linkParameter, type LinkDocument, type SourcedLink } from "./links.js";
 
 /** One resource the run created. */
 export interface Resource {
@@ -41,24 +41,38 @@ export function itemOf(op: OperationEntry): { family: string; param: string } | 
   return family && family.length === op.path.length && last ? { family, param: last } : undefined;
 }
 
-/** The links (written or inferred) that feed `family` from the answers of an operation that creates (POST). */
-export function producersOf(doc: LinkDocument, infer: boolean, family: string) {
-  return allLinks(doc, infer).filter((l) => {
-    const source = doc.operations.find((o) => o.operationId === l.source);
-    const target = doc.operations.find((o) => o.operationId === l.link.operationId);
-    if (source?.method !== "POST" || !target) return false;
-    return Object.keys(l.link.parameters).some((k) => {
-      const p = linkParameter(target, k);
-      return p?.in === "path" && familyOf(target.path, p.name) === family;
-    });
-  });
+const producers = new WeakMap<OperationEntry[], Map<boolean, Map<string, SourcedLink[]>>>();
+
+/** The links (written or inferred) that feed `family` from the answers of an operation that creates (POST); indexed once per document. */
+export function producersOf(doc: LinkDocument, infer: boolean, family: string): SourcedLink[] {
+  const cached = producers.get(doc.operations) ?? new Map<boolean, Map<string, SourcedLink[]>>();
+  producers.set(doc.operations, cached);
+  let index = cached.get(infer);
+  if (!index) {
+    index = new Map();
+    const byId = new Map(doc.operations.map((o) => [o.operationId, o]));
+    for (const l of allLinks(doc, infer)) {
+      const target = byId.get(l.link.operationId);
+      if (byId.get(l.source)?.method !== "POST" || !target) continue;
+      const families = new Set(
+        Object.keys(l.link.parameters).flatMap((k) => {
+          const p = linkParameter(target, k);
+          const f = p?.in === "path" ? familyOf(target.path, p.name) : undefined;
+          return f ? [f] : [];
+        }),
+      );
+      for (const f of families) index.set(f, [...(index.get(f) ?? []), l]);
+    }
+    cached.set(infer, index);
+  }
+  return index.get(family) ?? [];
 }
 
 /** Records what a successful answer created (a create a link reads identifiers from) or deleted. */
 export function track(doc: LinkDocument, infer: boolean, resources: Resources, ex: Exchange): void {
   if (ex.documented || !isSuccess(ex)) return;
-  const op = doc.operations.find((o) => o.operationId === ex.operation);
-  if (!op) return;
+  const op = doc.operations.find((o) => o.operationId === ex.operation && o.method === ex.request.method.toUpperCase());
+  if (!op || (op.method !== "DELETE" && op.method !== "POST")) return;
   if (op.method === "DELETE") {
     const item = itemOf(op);
     const value = item && ex.request.pathParams?.[item.param];
