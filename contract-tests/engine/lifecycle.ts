@@ -269,20 +269,27 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<voi
   const item = itemOf(op);
   const p = item && op.parameters.find((x) => x.in === "path" && x.name === item.param);
   if (!item || !p) skip("skipped: the path ends in no identifier");
-  // Generated values, as for the mock: no request of this scenario names a resource that exists.
-  const b = baseValues(ctx.model, { ...ctx.settings, kind: "mock" }, op);
+  // Parents of the identifier as the run knows them (so the probe reaches the identifier), else generated
+  // values, as for the mock: the identifier itself is replaced below by one no store holds.
+  let known: Values | undefined;
+  try {
+    known = base(ctx, op);
+  } catch (err) {
+    if (!(err instanceof SkipScenario)) throw err;
+  }
+  const b = known ? { values: known } : baseValues(ctx.model, { ...ctx.settings, kind: "mock" }, op);
   if ("skip" in b) skip(b.skip);
   const schema = ctx.model.deref(p.schema, p.schemaPointer).schema ?? {};
   const types = [schema.type ?? []].flat() as string[];
   const integer = types.includes("integer") || types.includes("number");
-  const known = new Set(ctx.state.resources.created.map((r) => String(r.value)));
+  const seen = new Set(ctx.state.resources.created.map((r) => String(r.value)));
   const valid = (v: unknown) => ctx.model.validator.validate(p.schemaPointer, v).length === 0;
   const values: unknown[] = [];
   if (op.safe) {
     const wellFormed = integer
-      ? [987654321, 2147483646, 99999].find((v) => valid(v) && !known.has(String(v)))
+      ? [987654321, 2147483646, 99999].find((v) => valid(v) && !seen.has(String(v)))
       : validSamples(ctx.model, p.schemaPointer, 8, ctx.settings.seed + 29).find(
-          (v) => typeof v === "string" && v !== "" && !known.has(v),
+          (v) => typeof v === "string" && v !== "" && !seen.has(v),
         );
     if (wellFormed !== undefined) values.push(wellFormed);
     const edge = integer
@@ -293,7 +300,7 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<voi
           : INT64_MAX
       : boundaries(ctx.model, p.schema)
           .map((x) => x.value)
-          .filter((v) => typeof v === "string" && v !== "" && valid(v) && !known.has(v))
+          .filter((v) => typeof v === "string" && v !== "" && valid(v) && !seen.has(v))
           .at(-1);
     if (edge !== undefined && !values.includes(edge)) values.push(edge);
   }

@@ -68,6 +68,14 @@ export function producersOf(doc: LinkDocument, infer: boolean, family: string): 
   return index.get(family) ?? [];
 }
 
+/** The document has a create whose answers feed an identifier (so a run may create resources to clean up). */
+export function mayCreate(doc: LinkDocument, infer: boolean): boolean {
+  return doc.operations.some((op) => {
+    const f = itemOf(op)?.family;
+    return f !== undefined && producersOf(doc, infer, f).length > 0;
+  });
+}
+
 /** Records what a successful answer created (a create a link reads identifiers from) or deleted. */
 export function track(doc: LinkDocument, infer: boolean, resources: Resources, ex: Exchange): void {
   if (ex.documented || !isSuccess(ex)) return;

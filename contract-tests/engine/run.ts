@@ -15,7 +15,7 @@ import { requestUrl } from "../boundary.js";
 import { wireRules } from "../wire.js";
 import { allLinks, linkOrder } from "./links.js";
 import { CLEANUP, lifecycleScenarios, produce, substitute } from "./lifecycle.js";
-import { track } from "./resources.js";
+import { mayCreate, track } from "./resources.js";
 import { shardOperations } from "../shard.js";
 import type { Finding } from "../types.js";
 import { genericScenarios } from "./phases.js";
@@ -113,8 +113,10 @@ export class ContractRun {
       ],
       this.settings,
     );
-    // Whatever the selection, what a live run created is cleaned up at its end.
-    return this.settings.kind === "live" ? [...planned, CLEANUP] : planned;
+    // Whatever the selection, what a live run created is cleaned up at its end (where the document lets it create).
+    return this.settings.kind === "live" && mayCreate(this.model.forRequests, this.settings.inferLinks)
+      ? [...planned, CLEANUP]
+      : planned;
   }
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
