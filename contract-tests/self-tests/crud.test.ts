@@ -13,11 +13,13 @@ import {
   type CrudFault,
   type CrudServer,
 } from "../fault-server/crud.js";
-import { writeCrudDocument } from "../fault-server/crud-document.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { crudDocument, writeCrudDocument } from "../fault-server/crud-document.js";
 import { readSettings } from "../settings.js";
 import { specModel } from "../model.js";
 import { linkPointer } from "../promise.js";
-import { allLinks } from "../engine/links.js";
+import { allLinks, evaluate } from "../engine/links.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 type Run = { results: ScenarioResult[]; requests: number };
@@ -108,6 +110,41 @@ describe("inference", () => {
     );
     const linked = runs.get("with links: conforming")!.results;
     expect(linked.filter((r) => r.title.includes("inferred:"))).toEqual([]);
+  });
+
+  it("matches by name and schema: an id of another type feeds nothing; a Location header feeds its last segment", () => {
+    const dir = tempDir("crud-");
+    const names = (doc: Record<string, any>) => {
+      const path = join(dir, `doc-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(path, JSON.stringify(doc));
+      return allLinks(specModel(path), true).map((l) => l.link.name);
+    };
+    expect(names(crudDocument(false))).toHaveLength(8);
+    const textIds = crudDocument(false) as Record<string, any>;
+    textIds.components.schemas.Post.properties.id = { type: "string" };
+    expect(names(textIds), "a text id never feeds an integer postId").toEqual([]);
+    const located = crudDocument(false) as Record<string, any>;
+    located.components.schemas.Post.properties.id = { type: "string", format: "uuid" };
+    located.paths["/posts"].post.responses["201"].headers = { Location: { schema: { type: "string" } } };
+    expect(names(located).sort()).toEqual([
+      "inferred: createPost 201 header `Location` -> deletePost `postId`",
+      "inferred: createPost 201 header `Location` -> getPost `postId`",
+      "inferred: createPost 201 header `Location` -> patchPost `postId`",
+      "inferred: createPost 201 header `Location` -> updatePost `postId`",
+    ]);
+    const created = {
+      operation: "createPost",
+      request: { method: "POST", url: "", path: "/posts", query: {}, headers: {} },
+      response: {
+        status: 201,
+        headers: { location: "https://api.example/posts/12?x=1" },
+        contentType: null,
+        bodyText: "",
+        bodyBytes: 0,
+        elapsedMs: 0,
+      },
+    };
+    expect(evaluate("$response.header.Location#last-segment", created)).toBe("12");
   });
 
   it("is turned off by CONTRACT_INFER_LINKS=false: operations with an identifier then need CONTRACT_PARAMS", async () => {
