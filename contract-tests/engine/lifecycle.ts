@@ -28,7 +28,7 @@ import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 
 /** Past the largest signed 64-bit integer: an identifier no store can hold, sent as text. */
-export const PAST_INT64 = "9223372036854775808";
+const PAST_INT64 = "9223372036854775808";
 const INT64_MAX = "9223372036854775807";
 
 /** Creates a resource of `family` with the first create that produces it; undefined when none could. */

@@ -80,10 +80,6 @@ export interface SourcedLink {
   inferred?: boolean;
 }
 
-/** What identifies a link: its operation, response and name together (names repeat across responses). */
-export const linkKey = (l: Pick<SourcedLink, "source" | "status"> & { link: Pick<LinkEntry, "name"> }): string =>
-  `${l.source} ${l.status} ${l.link.name}`;
-
 /** What inference reads of the document: its operations and schemas. */
 export interface LinkDocument {
   operations: OperationEntry[];

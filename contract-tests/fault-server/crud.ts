@@ -33,6 +33,8 @@ interface Store {
   posts: Map<number, Post>;
   deleted: Set<number>;
   next: number;
+  /** Every request the variant received, as `METHOD /path`. */
+  log: string[];
 }
 
 const MAX_ID = 2n ** 63n - 1n;
@@ -137,14 +139,16 @@ export interface CrudServer {
   baseUrl(...faults: CrudFault[]): string;
   /** The posts a variant holds now (the suite's clean-up is seen here). */
   posts(...faults: CrudFault[]): number[];
+  /** The requests a variant received, as `METHOD /path` (query left out). */
+  requests(...faults: CrudFault[]): string[];
   stop(): Promise<void>;
 }
 
 /** Starts the CRUD fault server on a free port of 127.0.0.1. */
 export async function startCrudServer(): Promise<CrudServer> {
   const stores = new Map<string, Store>();
-  const storeOf = (variant: string) => {
-    const s = stores.get(variant) ?? { posts: new Map(), deleted: new Set(), next: 1 };
+  const storeOf = (variant: string): Store => {
+    const s: Store = stores.get(variant) ?? { posts: new Map(), deleted: new Set(), next: 1, log: [] };
     stores.set(variant, s);
     return s;
   };
@@ -152,7 +156,9 @@ export async function startCrudServer(): Promise<CrudServer> {
     const m = /^\/variant\/([^/]+)(\/.*)$/.exec(req.url ?? "");
     if (!m) return void res.writeHead(404).end();
     const faults = new Set(m[1]!.split("+"));
-    handle(req, m[2]!, storeOf(m[1]!), faults).then(
+    const store = storeOf(m[1]!);
+    store.log.push(`${req.method} ${m[2]!.split("?")[0]}`);
+    handle(req, m[2]!, store, faults).then(
       (r) => {
         const text = r.body === undefined ? "" : JSON.stringify(r.body);
         res.writeHead(r.status, text ? { "content-type": "application/json" } : {});
@@ -168,6 +174,7 @@ export async function startCrudServer(): Promise<CrudServer> {
     url,
     baseUrl: (...faults) => `${url}/variant/${name(faults)}`,
     posts: (...faults) => [...storeOf(name(faults)).posts.keys()],
+    requests: (...faults) => [...storeOf(name(faults)).log],
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -156,6 +156,31 @@ describe("inference", () => {
 });
 
 describe("a live target is changed only where the suite may", () => {
+  it("never writes to an id it did not create: a constant in a link (42) and listed ids are only read", async () => {
+    const own = await startCrudServer();
+    try {
+      const doc = crudDocument(true) as Record<string, any>;
+      doc.paths["/posts"].get.responses["200"].links.DeleteFortyTwo = {
+        operationId: "deletePost",
+        parameters: { postId: 42 },
+      };
+      const spec = join(tempDir("crud-"), "constant.json");
+      writeFileSync(spec, JSON.stringify(doc));
+      const { results } = await runContract(
+        readSettings({ CONTRACT_SPEC: spec, CONTRACT_BASE_URL: own.baseUrl(), CONTRACT_API_KEY: CRUD_SERVER_KEY }),
+      );
+      const writes = own.requests().filter((r) => /^(PUT|PATCH|DELETE) /.test(r));
+      expect(writes.length).toBeGreaterThan(0);
+      expect(writes.filter((r) => r.endsWith("/posts/42"))).toEqual([]);
+      expect(results.find((r) => r.id === "listPosts/links/DeleteFortyTwo")?.skipReason).toMatch(
+        /only with a resource this run created; 42 is not one/,
+      );
+      expect(errorsOf(results)).toEqual([]);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it("never answers a repeated delete as fresh input: a delete reaches each resource once, except to show it gone", () => {
     const { results } = runs.get("without links: conforming")!;
     // A DELETE of an id the run already deleted, sent as valid input, would be a 404 "Valid input rejected".
