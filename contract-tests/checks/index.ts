@@ -16,6 +16,9 @@ import { statusCodeConformance } from "./status-code-conformance.js";
 import { undocumentedProperties } from "./undocumented-properties.js";
 import { unknownResource } from "./unknown-resource.js";
 import { unsupportedMethod } from "./unsupported-method.js";
+import { updatePersisted } from "./update-persisted.js";
+import { useAfterFree } from "./use-after-free.js";
+import { listedAfterCreate } from "./listed-after-create.js";
 
 /** A registered check. */
 export interface CheckDef {
@@ -54,6 +57,9 @@ const INTENT = {
   ignored_auth: { fn: ignoredAuth },
   unknown_resource: { fn: unknownResource },
   resource_availability: { fn: resourceAvailability },
+  update_persisted: { fn: updatePersisted },
+  use_after_free: { fn: useAfterFree },
+  listed_after_create: { fn: listedAfterCreate },
   account_isolation: { fn: accountIsolation },
   unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;
@@ -154,6 +160,8 @@ function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
       demand: ctx.demand,
       mutation: ctx.mutation,
       linked: ctx.linked,
+      linkPromise: ctx.linkPromise,
+      deletedBy: ctx.deletedBy,
       unknownIn: ctx.unknownIn,
       unreachableSite: ctx.unreachableSite,
     }).filter(([, v]) => v !== undefined),

@@ -6,7 +6,10 @@ import type { Check } from "../model/types.js";
 export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) => {
   const status = ex.response.status;
   if (intent !== "acceptance" || status < 400 || status >= 500) return [];
-  const sent = ex.request.bodyText ?? show(ex.request.query);
+  // A request without body or query is shown by its method and path (`{}` would say nothing of what was sent).
+  const sent =
+    ex.request.bodyText ??
+    (Object.keys(ex.request.query).length ? show(ex.request.query) : `${ex.request.method} ${ex.request.path}`);
   if (inDoubt)
     return [
       finding(ex, {

@@ -1,5 +1,5 @@
 import { finding, isSuccess } from "../model/exchange.js";
-import { linkPromise, refusalPromise } from "../model/promise.js";
+import { refusalPromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 
 /**
@@ -7,7 +7,7 @@ import type { Check } from "../model/types.js";
  * a 2xx that pretends the resource is there, and never a 5xx. In a query filter, a 2xx is fine as long as it
  * does not return a record under that identifier.
  */
-export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linked }) => {
+export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linkPromise }) => {
   if (intent !== "unknown-resource") return [];
   const status = ex.response.status;
   if (status === 0 || (status >= 400 && status < 500)) return [];
@@ -20,7 +20,7 @@ export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignId
         title: "A record was returned for an identifier that does not exist",
         received: `status ${status} naming ${returned.join(", ")}`,
         documented: "no record for an identifier that does not exist",
-        promise: linkPromise(model, linked),
+        promise: linkPromise,
       }),
     ];
   }

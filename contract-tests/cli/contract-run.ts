@@ -12,7 +12,9 @@ import type { Settings } from "../config/settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
-import { linkOrder } from "../engine/links.js";
+import { allLinks, linkOrder } from "../engine/links.js";
+import { CLEANUP, lifecycleScenarios, produce, substitute } from "../engine/lifecycle.js";
+import { mayCreate, track } from "../engine/resources.js";
 import { shardOperations } from "../model/link-groups.js";
 import type { Finding, ScenarioResult } from "../model/types.js";
 import { genericScenarios } from "../engine/phases.js";
@@ -45,7 +47,11 @@ function distinct(findings: Finding[]): Finding[] {
 export class ContractRun {
   readonly model: SpecModel;
   readonly target: Target;
-  readonly state: RunState = { successes: new Map(), checks: ALL_CHECKS };
+  readonly state: RunState = {
+    successes: new Map(),
+    checks: ALL_CHECKS,
+    resources: { created: [], deleted: new Set() },
+  };
   /** The keys of the baseline entries that accept findings (an expired entry accepts nothing). */
   readonly #accepting: Set<string>;
 
@@ -63,14 +69,36 @@ export class ContractRun {
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
     checkSelection(this.settings, this.state.checks.ids());
-    const operations = selectOperations(linkOrder(this.operations()), this.settings);
-    return selectPhases(
-      operations.flatMap((op) => [
-        ...genericScenarios(this.model, this.settings, op),
-        ...moduleScenarios(this.model, this.settings, op.operationId),
-      ]),
+    const links = allLinks(this.model.forRequests, this.settings.inferLinks);
+    // With inference, a create runs before the listing of its collection, so the listing has items to link from.
+    const creates = this.settings.inferLinks
+      ? this.model.operations.flatMap((c) =>
+          c.method !== "POST"
+            ? []
+            : this.model.operations
+                .filter((l) => l.method === "GET" && l.path === c.path)
+                .map((l) => ({
+                  source: c.operationId,
+                  status: "",
+                  link: { name: "", operationId: l.operationId, parameters: {} },
+                })),
+        )
+      : [];
+    const operations = selectOperations(linkOrder(this.operations(), [...links, ...creates]), this.settings);
+    const planned = selectPhases(
+      [
+        ...operations.flatMap((op) => [
+          ...genericScenarios(this.model, this.settings, op),
+          ...moduleScenarios(this.model, this.settings, op.operationId),
+        ]),
+        ...lifecycleScenarios(this.model.forRequests, this.settings, operations),
+      ],
       this.settings,
     );
+    // Whatever the selection, what a live run created is cleaned up at its end (where the document lets it create).
+    return this.settings.kind === "live" && mayCreate(this.model.forRequests, this.settings.inferLinks)
+      ? [...planned, CLEANUP]
+      : planned;
   }
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
@@ -101,8 +129,15 @@ export class ContractRun {
       target: this.target,
       state: this.state,
       verdict,
-      send: async (spec, c, extra) => verdict.check(await ctx.sendUnjudged(spec), extra, c),
+      send: async (spec, c, extra) => {
+        const sent = await substitute(ctx, spec, c?.intent);
+        const ex = verdict.check(await ctx.sendUnjudged(sent), extra, c);
+        if (this.settings.kind === "live")
+          track(this.model.forRequests, this.settings.inferLinks, this.state.resources, ex);
+        return ex;
+      },
       sendUnjudged: (spec) => this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
+      produce: (family, depth) => produce(ctx, family, depth),
     };
     let skipReason: string | undefined;
     let error: string | undefined;
@@ -132,6 +167,7 @@ export class ContractRun {
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
       ...(cut ? { notRun: skipReason } : {}),
+      ...(verdict.notes.length ? { notes: verdict.notes } : {}),
     });
   }
 

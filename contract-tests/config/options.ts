@@ -99,7 +99,7 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "{}",
     value: "<json|@file>",
     description:
-      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; a path parameter of an operation that changes data comes only from here on a live target.',
+      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; on a live target a path parameter of an operation that changes data comes from here or from a resource the run created.',
   },
   {
     name: "schema-id",
@@ -118,6 +118,15 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "false",
     description:
       "Undocumented members and envelopes are errors, and so is every acceptance of input the document rules out (not only where the operation documents a refusal), format and pattern included.",
+  },
+  {
+    name: "infer-links",
+    env: "CONTRACT_INFER_LINKS",
+    key: "inferLinks",
+    kind: { type: "boolean" },
+    default: "true",
+    description:
+      "Infer where path identifiers come from when the document has no links for them: a create's response (a member named like the parameter or id, or a Location header) and a listing's items on the same collection, matched by name and schema. The report names each inferred link.",
   },
   {
     name: "operations",

@@ -30,6 +30,8 @@ export interface Settings {
   /** The OpenAPI document the suite reads (CONTRACT_SPEC; default openapi/openapi.yaml). */
   specPath: string;
   strict: boolean;
+  /** Infer producers of path identifiers where the document has no links (CONTRACT_INFER_LINKS, default true). */
+  inferLinks: boolean;
   reportsDir: string;
   /** The most requests the run may send (CONTRACT_MAX_REQUESTS; default {@link defaultMaxRequests}); the rest is skipped. */
   maxRequests: number;
@@ -276,6 +278,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,
+    inferLinks: (o.get("infer-links")?.value as boolean | undefined) ?? true,
     // A shard writes to its own folder unless told otherwise, where `npm run contract:merge` looks.
     reportsDir:
       o.text("reports-dir")?.trim() || !shard

@@ -3,11 +3,19 @@
  * `$request.path.id`, `$request.query.x`, `$request.body#/id`, `$statusCode`, constants, and strings with
  * embedded `{$...}` expressions) evaluated against an exchange.
  */
-import type { LinkEntry, OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
-import { resolvePointer } from "../../openapi/lib/spec.js";
+import { isJsonMedia, type LinkEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import { resolvePointer, toPointer } from "../../openapi/lib/spec.js";
 import type { Exchange } from "../model/types.js";
 
 const EMBEDDED = /\{(\$[^}]+)\}/g;
+/** The suite's own suffix of a header expression: the header's URL, read as its last path segment. */
+const LAST_SEGMENT = "last-segment";
+
+const lastSegment = (url: string): string | undefined => {
+  const path = url.split(/[?#]/, 1)[0]!.replace(/\/+$/, "");
+  const segment = path.slice(path.lastIndexOf("/") + 1);
+  return segment ? decodeURIComponent(segment) : undefined;
+};
 
 function single(expr: string, ex: Exchange): unknown {
   const [source, rest = ""] = expr.split(/#(.*)/s, 2) as [string, string?];
@@ -19,7 +27,11 @@ function single(expr: string, ex: Exchange): unknown {
   const m = /^\$(response|request)\.(header|query|path)\.(.+)$/.exec(source);
   if (!m) return undefined;
   const [, side, where, name] = m as unknown as [string, string, string, string];
-  if (side === "response") return where === "header" ? ex.response.headers[name.toLowerCase()] : undefined;
+  if (side === "response") {
+    const header = where === "header" ? ex.response.headers[name.toLowerCase()] : undefined;
+    // An inferred producer reads a Location header's last path segment (the suite's own `#last-segment`).
+    return rest === LAST_SEGMENT && typeof header === "string" ? lastSegment(header) : header;
+  }
   if (where === "header") return ex.request.headers[name.toLowerCase()];
   if (where === "query") return ex.request.query[name];
   return ex.request.pathParams?.[name];
@@ -59,40 +71,200 @@ export function linkParameter(target: OperationEntry, name: string): ParameterEn
   return target.parameters.find((p) => (m ? p.in === m[1] && p.name === m[2] : p.name === name));
 }
 
-/** A link with its source operation, for scenario titles and findings. */
+/** A link with its source operation and response, for scenario titles and findings. */
 export interface SourcedLink {
   source: string;
   status: string;
   link: LinkEntry;
+  /** Not written in the document: inferred from a create's or a listing's response (its name says from where). */
+  inferred?: boolean;
 }
 
-const linksOf = new WeakMap<OperationEntry[], SourcedLink[]>();
+/** What inference reads of the document: its operations and schemas. */
+export interface LinkDocument {
+  operations: OperationEntry[];
+  deref(schema: unknown, pointer: string): { schema: any; pointer: string };
+}
 
-/** Every link of the document, with the operation and status it leaves from (computed once per operation table). */
-export function allLinks(operations: OperationEntry[]): SourcedLink[] {
-  let links = linksOf.get(operations);
+const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
+
+/**
+ * Every link of the document, with the operation and status it leaves from, and with `infer` the links
+ * inferred where the document has none for a path parameter (computed once per operation table).
+ */
+export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
+  const cached = linksOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
+  linksOf.set(doc.operations, cached);
+  let links = cached.get(infer);
   if (!links) {
-    links = operations.flatMap((op) =>
-      op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
-    );
-    linksOf.set(operations, links);
+    const written = writtenLinks(doc.operations);
+    links = infer ? [...written, ...inferredLinks(doc, written)] : written;
+    cached.set(infer, links);
   }
   return links;
 }
 
+/** The links the document writes, with the operation and status each leaves from. */
+export function writtenLinks(operations: OperationEntry[]): SourcedLink[] {
+  return operations.flatMap((op) =>
+    op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
+  );
+}
+
+/** The path of the resource a path parameter names: the path up to and including its segment (`/posts/{postId}`). */
+export function familyOf(path: string, param: string): string | undefined {
+  const at = path.indexOf(`/{${param}}`);
+  return at < 0 ? undefined : path.slice(0, at + param.length + 3);
+}
+
+/** The JSON types a schema allows (integer counts as a number). */
+function typesOf(schema: any): Set<string> | undefined {
+  if (!schema || typeof schema !== "object" || schema.type === undefined) return undefined;
+  const types = new Set<string>([schema.type].flat().filter((t: unknown) => t !== "null"));
+  if (types.has("integer")) types.add("number");
+  return types;
+}
+
+/** A member's schema can hold the parameter's values: the same type, format and pattern where both say one. */
+function sameKind(param: any, member: any): boolean {
+  const a = typesOf(param);
+  const b = typesOf(member);
+  if (!a || !b || ![...a].some((t) => b.has(t))) return false;
+  // An integer member feeds an integer or number parameter; a number member never an integer parameter.
+  if (a.has("integer") !== b.has("integer") && !a.has("number")) return false;
+  for (const k of ["format", "pattern"])
+    if (param[k] !== undefined && member[k] !== undefined && param[k] !== member[k]) return false;
+  return true;
+}
+
+/** The JSON schema of a 2xx response's JSON body, with its pointer. */
+function bodySchemas(doc: LinkDocument, op: OperationEntry): Array<{ status: string; schema: any; pointer: string }> {
+  return op.responses
+    .filter((r) => /^2/.test(r.status))
+    .flatMap((r) => {
+      const media = r.content.find((m) => isJsonMedia(m.mediaType) && m.schemaPointer);
+      if (!media?.schemaPointer) return [];
+      const { schema, pointer } = doc.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
+      return schema ? [{ status: r.status, schema, pointer }] : [];
+    });
+}
+
+/**
+ * Where an object schema (or one it wraps, two levels at most) holds the identifier `param`: a member named
+ * like the parameter, else `id`, whose schema matches the parameter's. Arrays are entered only when `items`.
+ */
+function memberPath(
+  doc: LinkDocument,
+  schema: any,
+  pointer: string,
+  names: string[],
+  param: any,
+  items: boolean,
+  depth = 0,
+): string[] | undefined {
+  if (!schema || typeof schema !== "object" || depth > 3) return undefined;
+  if (items) {
+    if (schema.type === "array" || schema.items) {
+      const { schema: item, pointer: at } = doc.deref(schema.items, `${pointer}/items`);
+      const found = memberPath(doc, item, at, names, param, false, depth + 1);
+      return found ? ["0", ...found] : undefined;
+    }
+  }
+  const props = (schema.properties ?? {}) as Record<string, unknown>;
+  for (const name of names)
+    if (Object.hasOwn(props, name)) {
+      const { schema: member } = doc.deref(props[name], `${pointer}/properties/${name}`);
+      if (!items && sameKind(param, member)) return [name];
+    }
+  for (const [name, raw] of Object.entries(props)) {
+    const { schema: inner, pointer: at } = doc.deref(raw, `${pointer}/properties/${name}`);
+    if (!inner || typeof inner !== "object" || (inner.type !== "object" && inner.type !== "array" && !inner.properties))
+      continue;
+    const found = memberPath(doc, inner, at, names, param, items, depth + 1);
+    if (found) return [name, ...found];
+  }
+  return undefined;
+}
+
+/**
+ * Producers the document does not write as links (after RESTler and Schemathesis): for each path parameter of
+ * an operation that no written link feeds, the response of a create (POST on the collection the parameter's
+ * segment follows: a member named like the parameter or `id` of the created resource, else a `Location`
+ * header) and the items of a listing (GET on that collection), each matched by name and schema.
+ */
+function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[] {
+  const out: SourcedLink[] = [];
+  const byPath = new Map<string, OperationEntry[]>();
+  for (const op of doc.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  for (const target of doc.operations)
+    for (const p of target.parameters.filter((x) => x.in === "path")) {
+      const fed = written.some(
+        (l) =>
+          l.link.operationId === target.operationId &&
+          Object.keys(l.link.parameters).some((k) => linkParameter(target, k) === p),
+      );
+      const family = familyOf(target.path, p.name);
+      if (fed || !family) continue;
+      const collection = family.slice(0, family.lastIndexOf("/"));
+      const { schema: param } = doc.deref(p.schema, p.schemaPointer);
+      const names = p.name === "id" ? ["id"] : [p.name, "id"];
+      for (const source of byPath.get(collection) ?? []) {
+        if (source === target || (source.method !== "POST" && source.method !== "GET")) continue;
+        for (const r of bodySchemas(doc, source)) {
+          const path = memberPath(doc, r.schema, r.pointer, names, param, source.method === "GET");
+          if (!path) continue;
+          const shown = path.map((s) => (s === "0" ? "*" : s)).join("/");
+          out.push(inferred(source, r.status, `body \`${shown}\``, `$response.body#${toPointer(path)}`, target, p));
+        }
+        if (
+          source.method !== "POST" ||
+          out.some((l) => l.source === source.operationId && l.link.operationId === target.operationId)
+        )
+          continue;
+        for (const r of source.responses.filter((x) => /^2/.test(x.status)))
+          if (r.headers.some((h) => h.name.toLowerCase() === "location"))
+            out.push(
+              inferred(source, r.status, "header `Location`", `$response.header.Location#${LAST_SEGMENT}`, target, p),
+            );
+      }
+    }
+  return out;
+}
+
+function inferred(
+  source: OperationEntry,
+  status: string,
+  from: string,
+  expression: string,
+  target: OperationEntry,
+  p: ParameterEntry,
+): SourcedLink {
+  const name = `inferred: ${source.operationId} ${status} ${from} -> ${target.operationId} \`${p.name}\``;
+  return {
+    source: source.operationId,
+    status,
+    inferred: true,
+    link: { name, operationId: target.operationId, parameters: { [`path.${p.name}`]: expression } },
+  };
+}
+
 /**
  * The operations in the order a run needs: each link's source before its target, so values from the source's
- * responses exist when the target's scenarios need them; otherwise document order. Operations caught in a
+ * responses exist when the target's scenarios need them (`links`: the written ones unless given, inferred ones
+ * too); otherwise document order. Operations caught in a
  * cycle of links come once nothing else is ready, in document order.
  */
-export function linkOrder(operations: OperationEntry[]): OperationEntry[] {
+export function linkOrder(
+  operations: OperationEntry[],
+  links: SourcedLink[] = writtenLinks(operations),
+): OperationEntry[] {
   // Kahn's algorithm with the ready operations in a min-heap of document positions: linear in operations and
   // links (times log n), where picking the first ready operation by a scan would be quadratic on a large document.
   const index = new Map(operations.map((op, i) => [op.operationId, i]));
   const waiting = operations.map(() => 0);
   const dependents: number[][] = operations.map(() => []);
   const edges = new Set<string>();
-  for (const { source, link } of allLinks(operations)) {
+  for (const { source, link } of links) {
     const from = index.get(source);
     const to = index.get(link.operationId);
     if (from === undefined || to === undefined || from === to || edges.has(`${from}>${to}`)) continue;

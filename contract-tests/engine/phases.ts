@@ -11,7 +11,8 @@ import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
-import { allLinks, evaluate, everyValue, linkParameter, type SourcedLink } from "./links.js";
+import { allLinks, evaluate, everyValue, familyOf, linkParameter, type SourcedLink } from "./links.js";
+import { aliveOf, isAlive, isCreated, isDeleted, producersOf } from "./resources.js";
 import {
   baseValues,
   bodyMedia,
@@ -29,20 +30,58 @@ import { fromWire } from "../model/wire-values.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 import { dotSegmentIn } from "../transport/boundary.js";
+import { configuredValue } from "../config/settings.js";
+import { linkPointer } from "../model/promise.js";
 import { documentedServerCondition } from "../checks/not-a-server-error.js";
 import type { Exchange } from "../model/types.js";
 
-/** The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies them. */
-function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
+/**
+ * May `value` fill the path parameter `name` of `op`? Never an identifier a successful delete removed; on a
+ * live target an operation that changes data takes only a resource the run created and that still exists.
+ */
+function usable(ctx: ScenarioContext, op: OperationEntry, name: string, value: unknown): boolean {
+  const family = familyOf(op.path, name);
+  if (!family) return true;
+  if (isDeleted(ctx.state.resources, family, value)) return false;
+  return op.safe || ctx.settings.kind !== "live" || isAlive(ctx.state.resources, family, value);
+}
+
+/**
+ * The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies
+ * them, and on a live target by a resource the run created (see `usable`).
+ */
+export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values {
   requireCompilable(ctx, op);
-  const fromLinks = Object.fromEntries(
-    [...linkedValues(ctx, op)]
-      .filter(([name]) => op.parameters.some((p) => p.in === "path" && p.name === name))
-      .map(([name, vs]) => [name, vs.at(-1)]),
-  );
+  const fromLinks: Record<string, unknown> = {};
+  for (const [name, vs] of linkedValues(ctx, op)) {
+    const ok = vs.filter((v) => usable(ctx, op, name, v));
+    if (ok.length && op.parameters.some((p) => p.in === "path" && p.name === name)) fromLinks[name] = ok.at(-1);
+  }
+  if (ctx.settings.kind === "live")
+    for (const p of op.parameters.filter((x) => x.in === "path" && !Object.hasOwn(fromLinks, x.name))) {
+      const family = familyOf(op.path, p.name);
+      const alive = family && aliveOf(ctx.state.resources, family);
+      if (alive) fromLinks[p.name] = alive.value;
+    }
   const b = baseValues(ctx.model, ctx.settings, op, { ...fromLinks, ...linked });
   if ("skip" in b) skip(b.skip);
   return b.values;
+}
+
+/**
+ * On a live target, creates what the path parameters of `op` need where the settings name no value and no
+ * usable one is known (a safe operation may read a listed one): the run then needs no id from the user.
+ */
+export async function ready(ctx: ScenarioContext, op: OperationEntry, depth = 0): Promise<void> {
+  if (ctx.settings.kind !== "live" || depth > 3) return;
+  const linked = linkedValues(ctx, op);
+  for (const p of op.parameters.filter((x) => x.in === "path")) {
+    const family = familyOf(op.path, p.name);
+    if (!family || configuredValue(ctx.settings, op.operationId, p.name).found) continue;
+    if (aliveOf(ctx.state.resources, family)) continue;
+    if ((linked.get(p.name) ?? []).some((v) => usable(ctx, op, p.name, v))) continue;
+    if (producersOf(ctx.model, ctx.settings.inferLinks, family).length) await ctx.produce(family, depth + 1);
+  }
 }
 
 /**
@@ -99,6 +138,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
         });
       }
   }
+  await ready(ctx, op);
   const values = base(ctx, op);
   const sends: Array<{ values: Values; pair?: string | undefined; doubt?: string | undefined }> = [];
   if (!bodyMedia(op)?.examples.length) sends.push({ values });
@@ -113,7 +153,7 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   for (const p of op.parameters.filter((x) => x.in !== "path"))
     for (const e of p.examples) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
-      const live = ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name);
+      const live = ctx.settings.kind === "live" && isLinkTarget(ctx.model, ctx.settings.inferLinks, op, p.name);
       const value = live ? linkedValues(ctx, op).get(p.name)?.[0] : e.value;
       if (value === undefined) continue;
       const v = cloneValues(values);
@@ -150,7 +190,9 @@ function refuseDotValue(link: string, source: string, name: string, value: unkno
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
 function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
-  for (const { source, link } of allLinks(ctx.model.operations).filter((l) => l.link.operationId === op.operationId))
+  for (const { source, link } of allLinks(ctx.model, ctx.settings.inferLinks).filter(
+    (l) => l.link.operationId === op.operationId,
+  ))
     for (const ex of ctx.state.successes.get(source) ?? [])
       for (const [name, expr] of Object.entries(link.parameters)) {
         const p = linkParameter(op, name);
@@ -174,6 +216,7 @@ function requireCompilable(ctx: ScenarioContext, op: OperationEntry): void {
 
 /** Valid requests generated from the parameter and body schemas, boundary values included. */
 async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  await ready(ctx, op);
   const values = base(ctx, op);
   const count = ctx.settings.examples;
   const body = bodyMedia(op);
@@ -192,7 +235,7 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       const fed = linked.get(p.name);
       const value = fed
         ? fed[i % fed.length]
-        : ctx.settings.kind === "live" && isLinkTarget(ctx.model, op, p.name)
+        : ctx.settings.kind === "live" && isLinkTarget(ctx.model, ctx.settings.inferLinks, op, p.name)
           ? undefined
           : samples.get(p.name)?.[i];
       if (value !== undefined)
@@ -221,8 +264,8 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
 }
 
 const isArraySchema = (model: SpecModel, schema: unknown) => model.deref(schema, "").schema?.type === "array";
-const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
-  allLinks(model.operations).some(
+const isLinkTarget = (model: SpecModel, infer: boolean, op: OperationEntry, name: string) =>
+  allLinks(model, infer).some(
     (l) =>
       l.link.operationId === op.operationId &&
       Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name),
@@ -230,6 +273,7 @@ const isLinkTarget = (model: SpecModel, op: OperationEntry, name: string) =>
 
 /** Requests the document rules out, each expected to get a 4xx. */
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
+  await ready(ctx, op);
   const values = base(ctx, op);
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
   const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) =>
@@ -349,6 +393,7 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
     skip(
       `skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`,
     );
+  await ready(ctx, op);
   const spec = toRequest(op, base(ctx, op));
   await ctx.send({ ...spec, key: "none" }, { intent: "no-key" });
   // Against the mock only: on a live target such a probe is a wrong credential, which must be refused.
@@ -358,14 +403,21 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   if (ctx.settings.kind === "live") await ctx.send({ ...spec, key: "wrong" }, { intent: "wrong-key" });
 }
 
-/** Follows a link with values from a successful response, and with well-formed values that do not exist. */
+/**
+ * Follows a link with values from a successful response, and with well-formed values that do not exist. A
+ * link from a delete leads to what the delete removed: its answer must be a refusal (use after free). On a
+ * live target a link feeds an operation that changes data only with a resource the run created.
+ */
 async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<void> {
   const { source, link } = sourced;
   if (!ctx.model.has(link.operationId))
     skip(`skipped: the link names an operation the document does not have (${link.operationId})`);
   const target = ctx.model.operation(link.operationId);
-  if (ctx.settings.kind === "live" && !target.safe)
-    skip("skipped: against a live target, links into an operation that changes data are not followed");
+  const live = ctx.settings.kind === "live";
+  // The report names each inferred link it followed, so a reader can check it.
+  if (sourced.inferred) ctx.verdict.notes.push(link.name);
+  const afterDelete = ctx.model.has(source) && ctx.model.operation(source).method === "DELETE";
+  if (afterDelete && !live) skip(NEEDS_LIVE);
   const from = (ctx.state.successes.get(source) ?? [])
     .filter((ex) => ex.response.status === Number(sourced.status) || !/^\d+$/.test(sourced.status))
     .at(-1);
@@ -375,10 +427,21 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     value: evaluate(expr, from),
     all: everyValue(expr, from),
   }));
-  const usable = params.filter((x) => x.p && x.value !== undefined);
-  for (const x of usable) if (x.p!.in === "path") refuseDotValue(link.name, source, x.p!.name, x.value);
-  if (usable.length === 0) skip(`skipped: the link's expressions found nothing in the ${source} response`);
-  const linkedPath = Object.fromEntries(usable.filter((x) => x.p!.in === "path").map((x) => [x.p!.name, x.value]));
+  const usableParams = params.filter((x) => x.p && x.value !== undefined);
+  for (const x of usableParams) if (x.p!.in === "path") refuseDotValue(link.name, source, x.p!.name, x.value);
+  if (usableParams.length === 0) skip(`skipped: the link's expressions found nothing in the ${source} response`);
+  if (live && !target.safe && !afterDelete)
+    for (const x of usableParams.filter((u) => u.p!.in === "path")) {
+      const family = familyOf(target.path, x.p!.name);
+      // One the run created and deleted since is replaced by one that exists when the request is sent.
+      if (family && !isCreated(ctx.state.resources, family, x.value))
+        skip(
+          `skipped: against a live target, a link feeds ${target.operationId} (which changes data) only with a resource this run created; ${JSON.stringify(x.value)} is not one`,
+        );
+    }
+  const linkedPath = Object.fromEntries(
+    usableParams.filter((x) => x.p!.in === "path").map((x) => [x.p!.name, x.value]),
+  );
   const values = base(ctx, target, linkedPath);
   const put = (v: Values, name: string, inWhere: string, value: unknown) => {
     const bucket = bucketOf(v, inWhere);
@@ -388,10 +451,20 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
         : value;
   };
   const fed = cloneValues(values);
-  for (const x of usable) put(fed, x.p!.name, x.p!.in, x.value);
-  await ctx.send(toRequest(target, fed), { intent: "acceptance", linked: link.name });
+  for (const x of usableParams) put(fed, x.p!.name, x.p!.in, x.value);
+  const promise = linkPointer(ctx.model, sourced);
+  if (afterDelete) {
+    await ctx.send(toRequest(target, fed), {
+      intent: "after-delete",
+      deletedBy: source,
+      linked: link.name,
+      linkPromise: promise,
+    });
+    return;
+  }
+  await ctx.send(toRequest(target, fed), { intent: "acceptance", linked: link.name, linkPromise: promise });
   // A well-formed identifier that does not exist, in place of each linked string value.
-  for (const x of usable.filter((u) => typeof u.value === "string" && (target.safe || ctx.settings.kind === "mock"))) {
+  for (const x of usableParams.filter((u) => typeof u.value === "string" && (target.safe || !live))) {
     const seen = new Set(x.all.map(String));
     const unknown = validSamples(ctx.model, x.p!.schemaPointer, 5, ctx.settings.seed + 7)
       .map((v) => (Array.isArray(v) ? v[0] : v))
@@ -404,6 +477,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
       unknownIn: x.p!.in as "path",
       foreignIds: [unknown as string],
       linked: link.name,
+      linkPromise: promise,
     });
   }
 }
@@ -412,6 +486,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
 async function isolation(ctx: ScenarioContext, op: OperationEntry, links: SourcedLink[]): Promise<void> {
   if (!ctx.settings.secondApiKey) skip("skipped: needs CONTRACT_SECOND_API_KEY (a key of another account)");
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
+  await ready(ctx, op);
   const spec = toRequest(op, base(ctx, op));
   const mine = await ctx.send(spec);
   const ids = [
@@ -439,7 +514,7 @@ async function isolation(ctx: ScenarioContext, op: OperationEntry, links: Source
 /** Every generic scenario of one operation, in the order they run. */
 export function genericScenarios(model: SpecModel, settings: Settings, op: OperationEntry): Scenario[] {
   const id = op.operationId;
-  const links = allLinks(model.operations).filter((l) => l.source === id);
+  const links = allLinks(model, settings.inferLinks).filter((l) => l.source === id);
   const out: Scenario[] = [
     {
       id: `${id}/examples`,
@@ -473,10 +548,18 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
   ];
   for (const l of links)
     out.push({
-      id: `${id}/links/${l.link.name}`,
+      // A link is known by its operation, response and name: a name written on two responses gets the status too.
+      id: l.inferred
+        ? `${id}/links/inferred/${l.status}/${l.link.operationId}`
+        : links.filter((x) => x.link.name === l.link.name).length > 1
+          ? `${id}/links/${l.status}/${l.link.name}`
+          : `${id}/links/${l.link.name}`,
       operation: id,
       phase: "links",
-      title: `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; the linked resource is available and unknown ones are not`,
+      title:
+        op.method === "DELETE"
+          ? `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; what the delete removed is refused with a 4xx (use after free)`
+          : `links: ${l.link.name}${l.inferred ? "" : ` feeds a ${l.status} response into ${l.link.operationId}`}; the linked resource is available and unknown ones are not`,
       run: (c) => followLink(c, l),
     });
   if (op.safe && links.length > 0)
@@ -497,7 +580,8 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`,
       run: (c) => unsupportedMethod(c, op, method),
     });
-  const linkFed = (p: { name: string }) => settings.kind === "live" && isLinkTarget(model, op, p.name);
+  const linkFed = (p: { name: string }) =>
+    settings.kind === "live" && isLinkTarget(model, settings.inferLinks, op, p.name);
   if (hasEdges(model.forRequests, op, op.safe || settings.kind !== "live", linkFed))
     out.push({
       id: `${id}/edges`,
@@ -505,11 +589,12 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       phase: "edges",
       title:
         "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items, 64-bit integers) get a documented answer, never a 5xx; null for a nullable value and text outside ASCII are accepted",
-      run: (c) => {
+      run: async (c) => {
+        await ready(c, op);
         // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).
         let fed: Map<string, unknown[]> | undefined;
         return edges(c, op, base(c, op), (p) => {
-          if (!isLinkTarget(c.model, op, p.name) || c.settings.kind !== "live") return undefined;
+          if (!isLinkTarget(c.model, c.settings.inferLinks, op, p.name) || c.settings.kind !== "live") return undefined;
           fed ??= linkedValues(c, op);
           return fed.get(p.name) ?? [];
         });

@@ -8,6 +8,7 @@ import { addAnswered, isSuccess } from "../model/exchange.js";
 import type { SpecModel } from "../model/model.js";
 import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
 import type { RequestSpec, Target } from "../transport/target.js";
+import type { Resource, Resources } from "./resources.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -18,6 +19,8 @@ export interface RunState {
   successes: Map<string, Exchange[]>;
   /** The run's checks: generic, and the modules' its caller registered. */
   checks: CheckRegistry;
+  /** What the run created and deleted on a live target. */
+  resources: Resources;
 }
 
 /**
@@ -41,6 +44,8 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
 /** Collects the findings of one scenario. */
 export class Verdict {
   readonly findings: Finding[] = [];
+  /** What the scenario tells the reader besides findings (what the run created and left behind). */
+  readonly notes: string[] = [];
   exchanges = 0;
   /** The statuses answered per operation (reach): sent requests with a status line, to a method the document lists. */
   readonly answered: Answered = Object.create(null);
@@ -93,10 +98,15 @@ export interface ScenarioContext {
   target: Target;
   state: RunState;
   verdict: Verdict;
-  /** Sends a request and checks the exchange. */
+  /**
+   * Sends a request and checks the exchange. On a live target an identifier a successful delete removed is
+   * replaced by one the run created that exists (unless the request is about the removal itself).
+   */
   send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
   /** Sends a request without checking it: the scenario judges the exchange itself (with `verdict`). */
   sendUnjudged(spec: RequestSpec): Promise<Exchange>;
+  /** Creates a resource of `family` with a create operation that produces it (live targets); undefined when none could be. */
+  produce(family: string, depth?: number): Promise<Resource | undefined>;
 }
 
 /** One test of the suite. */

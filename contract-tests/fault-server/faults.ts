@@ -39,8 +39,9 @@ export const FAULTS = {
   "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": {
     catches: ["not_a_server_error", "negative_data_rejection"],
-    // Its empty 500 for a malformed id breaks the get-by-id's documented 500 (JSON) of the copy.
-    alsoFlags: ["status_code_conformance", "content_type_conformance"],
+    // Its empty 500 for a malformed id breaks the get-by-id's documented 500 (JSON) of the copy; an identifier
+    // past the 64-bit edge is bad input too: its 500 is also an unknown identifier not refused.
+    alsoFlags: ["status_code_conformance", "content_type_conformance", "unknown_resource"],
   },
   "accepts-invalid-input": {
     catches: ["negative_data_rejection"],

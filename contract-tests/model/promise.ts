@@ -87,13 +87,18 @@ export function securityPromise(model: SpecModel, operationId: string): string |
   return model.at(`${op.pointer}/security`) !== undefined ? docPointer(`${op.pointer}/security`) : "#/security";
 }
 
-/** The link named `name` of any response of the operations (the first found). */
-export function linkPromise(model: SpecModel, name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  for (const op of model.operations)
-    for (const r of op.responses)
-      if (r.links.some((l) => l.name === name)) return `${responseAt(op, r)}/links${toPointer([name])}`;
-  return undefined;
+/**
+ * The promise of a link, known by its operation, response and name: the link in the document, or for a link
+ * the suite inferred (it is in no document) the target operation's documented 2xx response.
+ */
+export function linkPointer(
+  model: SpecModel,
+  l: { source: string; status: string; inferred?: boolean; link: { name: string; operationId: string } },
+): string | undefined {
+  if (l.inferred) return successPromise(model, l.link.operationId);
+  const op = operationOf(model, l.source);
+  const r = op?.responses.find((x) => x.status === l.status && x.links.some((k) => k.name === l.link.name));
+  return op && r ? `${responseAt(op, r)}/links${toPointer([l.link.name])}` : undefined;
 }
 
 /** A definite statement of the interface, quoted with its section: the promise of a semantic module check. */

@@ -87,6 +87,7 @@ export type Intent =
   | "empty-key" // sent with an empty API key: must get a 4xx
   | "wrong-key" // sent with a wrong key: must get a 4xx
   | "unknown-resource" // a well-formed identifier that does not exist
+  | "after-delete" // a resource a successful delete just removed: must get a 4xx
   | "other-account" // another account's identifiers, with the second account's key
   | "unsupported-method"; // a method the document does not list for the path (only unsupported_method judges it)
 
@@ -126,10 +127,37 @@ export interface CheckContext {
   foreignIds?: ReadonlyArray<string>;
   /** The request was fed by this OpenAPI link from a successful response. */
   linked?: string;
+  /** The promise of that link (see promise.ts linkPointer): links are known by operation, response and name. */
+  linkPromise?: string;
+  /** For after-delete requests: the delete operation whose success removed the resource. */
+  deletedBy?: string;
+  /** A read of a resource the run just created or updated: members that must read back as they were written. */
+  readBack?: ReadBack;
+  /** A listing right after a create: the identifier that must be in it. */
+  listed?: {
+    id: unknown;
+    /** JSON pointer of the items array in the listing's body, and of the identifier in an item. */
+    pointer: string;
+    member: string;
+    /** The page holds the whole collection (no paging, or fewer items than the page size asked). */
+    complete: boolean;
+    createdBy: string;
+  };
   /** For unknown-resource requests: where the unknown identifier went. */
   unknownIn?: "path" | "query" | "header";
   /** The request targeted a site that cannot be reached (CONTRACT_UNAVAILABLE_URL). */
   unreachableSite?: boolean;
+}
+
+/** What a read must show: members (by name) of the object at `pointer` in the read's body, and where they come from. */
+export interface ReadBack {
+  /** `created` (resource_availability) or `updated` (update_persisted). */
+  after: "created" | "updated";
+  /** The operation that wrote them. */
+  writer: string;
+  members: Record<string, unknown>;
+  /** JSON pointer of the resource's object in the read's body ("" for the body itself). */
+  pointer: string;
 }
 
 /** Severity of a finding: errors fail the run, warnings are only reported. */
@@ -172,7 +200,10 @@ export interface Replay {
   contentType?: string;
   key: NonNullable<SentRequest["key"]>;
   /** The check context, without other exchanges (a check that needs them is judged on this exchange alone). */
-  context: Pick<CheckContext, "intent" | "demand" | "mutation" | "linked" | "unknownIn" | "unreachableSite">;
+  context: Pick<
+    CheckContext,
+    "intent" | "demand" | "mutation" | "linked" | "linkPromise" | "deletedBy" | "unknownIn" | "unreachableSite"
+  >;
 }
 
 /** A check: a small pure function returning the findings it sees (none on a pass). The registry stamps `check`. */
@@ -201,4 +232,6 @@ export interface ScenarioResult {
   error?: string;
   /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
   notRun?: string;
+  /** What the scenario tells the reader besides findings (the clean-up: what was created and left behind). */
+  notes?: string[];
 }

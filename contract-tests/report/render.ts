@@ -89,6 +89,8 @@ export interface RunReport {
   skipped: Array<{ scenario: string; operation: string; test: string; reason: string }>;
   baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[] };
   internalErrors: Array<{ scenario: string; error: string }>;
+  /** What scenarios told the reader besides findings: each inferred link followed, what a live run created and left behind. */
+  notes?: Array<{ scenario: string; text: string }>;
 }
 
 /** What a run cut short left out. */
@@ -150,6 +152,7 @@ export function buildReport(
   const failed =
     errors.length > 0 || expired.length > 0 || results.some((r) => r.status === "failed") || reach.belowMinimum;
   const notRun = notRunOf(results);
+  const notes = results.flatMap((r) => (r.notes ?? []).map((text) => ({ scenario: r.id, text })));
   return {
     target,
     operations,
@@ -174,6 +177,7 @@ export function buildReport(
       .map((r) => ({ scenario: r.id, operation: r.operation, test: r.title, reason: r.skipReason ?? "" })),
     baseline: { path: baseline.path ?? null, expired, fixed },
     internalErrors,
+    ...(notes.length ? { notes } : {}),
   };
 }
 
@@ -249,6 +253,7 @@ export function formatText(report: RunReport): string {
       "",
       `✓ fixed: baseline entry ${t(e.operation)} ${t(e.check)} at ${t(e.place)} no longer occurs; remove it`,
     );
+  if (report.notes?.length) out.push("", "Notes:", ...report.notes.map((n) => `  * ${t(n.text)} (${t(n.scenario)})`));
   const s = report.summary;
   out.push(
     "",
@@ -350,6 +355,13 @@ export function formatMarkdown(report: RunReport): string {
       "### Fixed (no longer occurring; remove from the baseline)",
       "",
       report.baseline.fixed.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}`),
+    );
+  if (report.notes?.length)
+    add(
+      "",
+      "### Notes",
+      "",
+      report.notes.map((n) => `- ${cell(n.text)} (${code(n.scenario)})`),
     );
   const warnings = report.findings.filter((f) => f.severity === "warning");
   if (warnings.length)

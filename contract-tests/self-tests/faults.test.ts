@@ -286,6 +286,7 @@ describe("an operation added to the document, with no suite code for it", () => 
       "positive:passed",
       "negative:passed",
       "auth:passed",
+      "unknown-ids:passed",
     ]);
     expect(results.every((r) => r.exchanges > 0)).toBe(true);
     const link = runs.get("conforming")!.results.find((r) => r.id === "listBrowserRequests/links/getById")!;

@@ -1,0 +1,184 @@
+/**
+ * The CRUD fault server: a small in-memory posts service on 127.0.0.1 (its document: crud-document.ts) whose
+ * base URL `${url}/variant/<fault>[+<fault>...]` plants the faults named; `/variant/conforming` plants none.
+ * Each variant keeps its own posts. Its own choices where the document is silent (all lenient, all allowed):
+ * unknown body members are ignored, responses carry an undocumented `createdAt`, and an id past the 64-bit
+ * edge is a 404 like any other unknown id.
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { CRUD_KEY_HEADER } from "./crud-document.js";
+
+/** The key the CRUD server accepts. */
+export const CRUD_SERVER_KEY = "crud-server-secret-key-5e91d0";
+
+/** Each planted fault, with the check of the suite that must catch it. */
+export const CRUD_FAULTS = {
+  "read-after-delete-500": { catchers: ["use_after_free", "not_a_server_error"] },
+  "unknown-read-500": { catchers: ["unknown_resource", "not_a_server_error"] },
+  "update-without-optional-500": { catchers: ["not_a_server_error"] },
+  "delete-keeps": { catchers: ["use_after_free"] },
+  "update-not-persisted": { catchers: ["update_persisted"] },
+  "list-omits-created": { catchers: ["listed_after_create"] },
+  "id-read-as-string": { catchers: ["resource_availability", "response_schema_conformance"] },
+  "delete-ignores-missing-key": { catchers: ["ignored_auth"] },
+} as const satisfies Record<string, { catchers: readonly string[] }>;
+
+/** A planted fault of the CRUD server. */
+export type CrudFault = keyof typeof CRUD_FAULTS;
+
+type Post = { id: number; title: string; body?: string; tags?: string[] };
+type Reply = { status: number; body?: unknown };
+interface Store {
+  posts: Map<number, Post>;
+  deleted: Set<number>;
+  next: number;
+  /** Every request the variant received, as `METHOD /path`. */
+  log: string[];
+}
+
+const MAX_ID = 2n ** 63n - 1n;
+const message = (status: number, text: string): Reply => ({ status, body: { message: text } });
+const shown = (p: Post, faults: ReadonlySet<string>, read = false) => ({
+  ...p,
+  ...(read && faults.has("id-read-as-string") ? { id: String(p.id) } : {}),
+  createdAt: "2026-01-01T00:00:00Z",
+});
+const isText = (v: unknown, max: number, min = 0) => typeof v === "string" && v.length >= min && v.length <= max;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Why a body breaks NewPost (or PostPatch, when `patch`), or undefined. */
+function invalid(body: unknown, patch: boolean): string | undefined {
+  if (!isObject(body)) return "the body must be an object";
+  if (patch ? body.title !== undefined && !isText(body.title, 80, 1) : !isText(body.title, 80, 1))
+    return "title must be a string of 1 to 80 characters";
+  if (body.body !== undefined && !isText(body.body, 500)) return "body must be a string of at most 500 characters";
+  if (patch) return undefined;
+  const tags = body.tags;
+  if (tags !== undefined && (!Array.isArray(tags) || tags.length > 5 || !tags.every((t) => isText(t, 20, 1))))
+    return "tags must be at most 5 strings of 1 to 20 characters";
+  return undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text === "") return undefined;
+  if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) throw new TypeError("not JSON");
+  return JSON.parse(text) as unknown;
+}
+
+async function handle(req: IncomingMessage, path: string, store: Store, faults: ReadonlySet<string>): Promise<Reply> {
+  const url = new URL(path, "http://x");
+  const method = req.method ?? "GET";
+  const item = /^\/posts\/([^/]+)$/.exec(url.pathname);
+  if (url.pathname !== "/posts" && !item) return message(404, "no such path");
+  const allowed = item ? ["GET", "PUT", "PATCH", "DELETE"] : ["GET", "POST"];
+  if (!allowed.includes(method)) return message(405, "method not allowed");
+  const keyed = req.headers[CRUD_KEY_HEADER.toLowerCase()] === CRUD_SERVER_KEY;
+  if (!keyed && !(method === "DELETE" && faults.has("delete-ignores-missing-key"))) return message(401, "no valid key");
+  let body: unknown;
+  try {
+    body = await readBody(req);
+  } catch {
+    return message(400, "the body is not JSON");
+  }
+  if (!item) {
+    if (method === "POST") {
+      const why = invalid(body, false);
+      if (why) return message(400, why);
+      const b = body as Record<string, unknown>;
+      const p: Post = { id: store.next++, title: b.title as string };
+      if (b.body !== undefined) p.body = b.body as string;
+      if (b.tags !== undefined) p.tags = b.tags as string[];
+      store.posts.set(p.id, p);
+      return { status: 201, body: shown(p, faults) };
+    }
+    const raw = url.searchParams.get("limit");
+    const limit = raw === null ? 20 : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(limit >= 1 && limit <= 100)) return message(400, "limit must be an integer from 1 to 100");
+    let posts = [...store.posts.values()].reverse();
+    if (faults.has("list-omits-created")) posts = posts.slice(1);
+    return { status: 200, body: { items: posts.slice(0, limit).map((p) => shown(p, faults)) } };
+  }
+  const text = decodeURIComponent(item[1]!);
+  if (!/^\d+$/.test(text) || BigInt(text) < 1n) return message(400, "postId must be a positive integer");
+  const id = BigInt(text) > MAX_ID ? 0 : Number(text);
+  const found = store.posts.get(id);
+  if (!found) {
+    if (method === "GET" && store.deleted.has(id) && faults.has("read-after-delete-500")) return message(500, "boom");
+    if (method === "GET" && !store.deleted.has(id) && faults.has("unknown-read-500")) return message(500, "boom");
+    if (method === "DELETE" || method === "GET") return message(404, "no such post");
+  }
+  if (method === "GET") return { status: 200, body: shown(found!, faults, true) };
+  if (method === "DELETE") {
+    if (!faults.has("delete-keeps")) {
+      store.posts.delete(id);
+      store.deleted.add(id);
+    }
+    return { status: 204 };
+  }
+  const patch = method === "PATCH";
+  const why = invalid(body, patch);
+  if (why) return message(400, why);
+  if (!found) return message(404, "no such post");
+  const b = body as Record<string, unknown>;
+  if (!patch && b.body === undefined && faults.has("update-without-optional-500")) return message(500, "boom");
+  const next: Post = patch ? { ...found } : { id, title: b.title as string };
+  for (const k of patch ? ["title", "body"] : ["body", "tags"])
+    if (b[k] !== undefined) (next as Record<string, unknown>)[k] = b[k];
+  if (!faults.has("update-not-persisted")) store.posts.set(id, next);
+  return { status: 200, body: shown(next, faults) };
+}
+
+/** A running CRUD fault server. */
+export interface CrudServer {
+  url: string;
+  /** The base URL of a variant with the faults named (none: the conforming variant). */
+  baseUrl(...faults: CrudFault[]): string;
+  /** The posts a variant holds now (the suite's clean-up is seen here). */
+  posts(...faults: CrudFault[]): number[];
+  /** The requests a variant received, as `METHOD /path` (query left out). */
+  requests(...faults: CrudFault[]): string[];
+  stop(): Promise<void>;
+}
+
+/** Starts the CRUD fault server on a free port of 127.0.0.1. */
+export async function startCrudServer(): Promise<CrudServer> {
+  const stores = new Map<string, Store>();
+  const storeOf = (variant: string): Store => {
+    const s: Store = stores.get(variant) ?? { posts: new Map(), deleted: new Set(), next: 1, log: [] };
+    stores.set(variant, s);
+    return s;
+  };
+  const server = createServer((req, res) => {
+    const m = /^\/variant\/([^/]+)(\/.*)$/.exec(req.url ?? "");
+    if (!m) return void res.writeHead(404).end();
+    const faults = new Set(m[1]!.split("+"));
+    const store = storeOf(m[1]!);
+    store.log.push(`${req.method} ${m[2]!.split("?")[0]}`);
+    handle(req, m[2]!, store, faults).then(
+      (r) => {
+        const text = r.body === undefined ? "" : JSON.stringify(r.body);
+        res.writeHead(r.status, text ? { "content-type": "application/json" } : {});
+        res.end(text);
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const name = (faults: CrudFault[]) => (faults.length ? faults.join("+") : "conforming");
+  return {
+    url,
+    baseUrl: (...faults) => `${url}/variant/${name(faults)}`,
+    posts: (...faults) => [...storeOf(name(faults)).posts.keys()],
+    requests: (...faults) => [...storeOf(name(faults)).log],
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
