@@ -2,7 +2,10 @@ import { finding, isSuccess, show } from "../model/exchange.js";
 import { securityPromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 
-/** With the second account's key, another account's identifiers are never returned (results are scoped to the caller's account). */
+/**
+ * With the second account's key, another account's identifiers are never returned (results are scoped to the caller's
+ * account).
+ */
 export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
   if (intent !== "other-account" || !foreignIds?.length || !isSuccess(ex)) return [];
   const text = ex.response.bodyText;

@@ -3,7 +3,10 @@ import { finding, show } from "../model/exchange.js";
 import { responsePromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 
-/** A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one parses. */
+/**
+ * A documented status with content carries a documented media type (ranges such as `text/*` included), and a JSON one
+ * parses.
+ */
 export const contentTypeConformance: Check = (ex, { model }) => {
   const { status, contentType, json, bodyText, truncated, tooDeep, bodyError } = ex.response;
   if (status === 0 || !model.isDocumentedStatus(ex.operation, status)) return [];

@@ -116,7 +116,8 @@ export class CheckRegistry {
       const def = this.#defs.get(id);
       if (!def) throw new Error(`unknown check ${id}`);
       if (def.relational && !ctx.live && !exchange.pairedExample) continue;
-      // Module checks hold the meaning of an operation: like relational ones, they judge only requests the document allows.
+      // Module checks hold the meaning of an operation: like relational ones, they judge only requests the document
+      // allows.
       if ((def.relational || def.operationId !== undefined) && RULED_OUT.has(ctx.intent)) continue;
       const findings = def.fn(exchange, ctx);
       const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };

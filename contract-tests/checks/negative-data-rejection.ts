@@ -29,7 +29,8 @@ export const negativeDataRejection: Check = (ex, { intent, demand, mutation, mod
     ? undefined
     : (documentedRefusal ??
       (strict
-        ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every refusal of input the document rules out is held)`
+        ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every ` +
+          `refusal of input the document rules out is held)`
         : undefined));
   const why = ambiguous
     ? "the input cannot be told apart from a valid request"

@@ -3,9 +3,13 @@ import type { SpecModel } from "../model/model.js";
 import { operationPromise, responsesPromise, successPromise } from "../model/promise.js";
 import type { Check, CheckContext } from "../model/types.js";
 
-/** RFC 9110's meaning of 500, quoted in the promise of a documented one: a description of a failure, never a permission. */
+/**
+ * RFC 9110's meaning of 500, quoted in the promise of a documented one: a description of a failure, never a
+ * permission.
+ */
 const RFC_500 =
-  'RFC 9110 15.6.1: a 500 means "the server encountered an unexpected condition that prevented it from fulfilling the request"; a documented 500, 5XX or default describes a failure, it permits none';
+  'RFC 9110 15.6.1: a 500 means "the server encountered an unexpected condition that prevented it from ' +
+  'fulfilling the request"; a documented 500, 5XX or default describes a failure, it permits none';
 
 /**
  * True when the operation documents `status` (a 5xx) as a condition of its own: the exact code is listed and it
@@ -16,7 +20,10 @@ export function documentedServerCondition(model: SpecModel, operationId: string,
   return status !== 500 && model.has(operationId) && model.documentedStatuses(operationId).includes(String(status));
 }
 
-/** The promise a documented 5xx breaks: the 2xx a valid request is promised, else the operation itself, with RFC 9110's word on 500. */
+/**
+ * The promise a documented 5xx breaks: the 2xx a valid request is promised, else the operation itself, with RFC
+ * 9110's word on 500.
+ */
 function documentedFailurePromise(model: SpecModel, operationId: string, intent: CheckContext["intent"]): string {
   const valid = intent === "acceptance" || intent === "conforming";
   const place = (valid ? successPromise(model, operationId) : undefined) ?? operationPromise(model, operationId);
@@ -59,7 +66,8 @@ export const notAServerError: Check = (ex, { model, intent }) => {
       title: "Server error",
       received: `status ${status}`,
       documented: listed
-        ? "no 5xx whatever the input, but one the document lists as a condition of its own (a 502, 503 or 504); its 500, 5XX or default describes a failure, it does not allow one"
+        ? "no 5xx whatever the input, but one the document lists as a condition of its own (a 502, " +
+          "503 or 504); its 500, 5XX or default describes a failure, it does not allow one"
         : "no undocumented 5xx, whatever the input",
       promise: listed ? documentedFailurePromise(model, ex.operation, intent) : responsesPromise(model, ex.operation),
     }),

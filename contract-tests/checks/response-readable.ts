@@ -7,12 +7,14 @@ const OWED: Record<BodyError["kind"], { title: string; documented: string }> = {
   encoding: {
     title: "Response body does not decode as its Content-Encoding says",
     documented:
-      "the documented response, its body encoded as the Content-Encoding header says (RFC 9110 8.4: the coding applied to the content, which the recipient must undo to read it)",
+      "the documented response, its body encoded as the Content-Encoding header says (RFC 9110 " +
+      "8.4: the coding applied to the content, which the recipient must undo to read it)",
   },
   cut: {
     title: "Response body cut short: the connection ended before the body was complete",
     documented:
-      "the documented response, its body delivered whole: as many bytes as its Content-Length declares, or a chunked body to its last chunk (RFC 9110 8.6, RFC 9112 6.3: a message that ends early is incomplete)",
+      "the documented response, its body delivered whole: as many bytes as its Content-Length declares, or a " +
+      "chunked body to its last chunk (RFC 9110 8.6, RFC 9112 6.3: a message that ends early is incomplete)",
   },
   timeout: {
     title: "Response body did not finish within the request's deadline",
@@ -21,7 +23,8 @@ const OWED: Record<BodyError["kind"], { title: string; documented: string }> = {
   charset: {
     title: "Response body is not valid UTF-8",
     documented:
-      "the documented response, its JSON (or declared charset=utf-8) text in UTF-8 (RFC 8259 8.1: JSON exchanged between systems MUST be UTF-8)",
+      "the documented response, its JSON (or declared charset=utf-8) text in UTF-8 " +
+      "(RFC 8259 8.1: JSON exchanged between systems MUST be UTF-8)",
   },
 };
 

@@ -5,7 +5,10 @@ import type { Check, Finding } from "../model/types.js";
 
 const MAX_PER_RESPONSE = 10;
 
-/** The description of an `if`/`then` rule and the statement it rests on (`x-interface-statement`), when it has a description. */
+/**
+ * The description of an `if`/`then` rule and the statement it rests on (`x-interface-statement`), when it has a
+ * description.
+ */
 function ruleOf(schema: unknown): { description: string; statement: string } | undefined {
   const s = schema as Record<string, unknown> | undefined;
   if (typeof s?.description !== "string") return undefined;
@@ -21,7 +24,8 @@ function ruleOf(schema: unknown): { description: string; statement: string } | u
 
 /**
  * The body of a documented status validates against the schema of the media type it came as (the first JSON
- * one when its Content-Type is undocumented, which content_type_conformance reports), in the YAML (ajv, 2020-12, formats).
+ * one when its Content-Type is undocumented, which content_type_conformance reports), in the YAML (ajv, 2020-12,
+ * formats).
  */
 export const responseSchemaConformance: Check = (ex, { model }) => {
   const { status, bodyText, truncated } = ex.response;

@@ -35,7 +35,8 @@ function main(): number {
   });
   if (values.help) {
     console.log(
-      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to CONTRACT_REPORTS_DIR, default reports; CONTRACT_MIN_REACH overrides the shards' --min-reach)",
+      "usage: npm run contract:merge [-- DIR...]   (default: every reports/shard-*-of-* folder; writes to " +
+        "CONTRACT_REPORTS_DIR, default reports; CONTRACT_MIN_REACH overrides the shards' --min-reach)",
     );
     return 0;
   }

@@ -42,7 +42,8 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
     options.set("spec", { value: report.target.spec, source: "file", label: `${file}: target.spec` });
   if (!options.has("base-url") && report.target.kind === "live")
     throw new ReplayError(
-      `--replay ${resolve(file)} was written against a live target: name the target to replay against with --base-url (or CONTRACT_BASE_URL); the API key is never sent to a URL read from a report file`,
+      `--replay ${resolve(file)} was written against a live target: name the target to replay against with ` +
+        `--base-url (or CONTRACT_BASE_URL); the API key is never sent to a URL read from a report file`,
     );
   let settings = settingsFrom(options);
   const failing = report.findings.filter(
@@ -50,7 +51,8 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
       f.severity === "error" && f.replay !== undefined,
   );
   out(
-    `Replay of ${report.findings.filter((f) => f.severity === "error").length} error(s) of ${resolve(file)}: ${failing.length} with a request to send again`,
+    `Replay of ${report.findings.filter((f) => f.severity === "error").length} error(s) ` +
+      `of ${resolve(file)}: ${failing.length} with a request to send again`,
   );
   if (failing.length === 0) return 0;
   let prism: PrismServer | undefined;
@@ -83,7 +85,8 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
       }).filter((g) => g.severity === "error" && (f.instancePath === undefined || placeOf(g) === placeOf(f)));
       if (again.length) still++;
       out(
-        `${again.length ? "✗ still fails" : "✓ passes now"}: ${f.operation} ${f.check}: ${f.title} (now ${ex.response.status || ex.response.transportError})`,
+        `${again.length ? "✗ still fails" : "✓ passes now"}: ${f.operation} ${f.check}: ${f.title} ` +
+          `(now ${ex.response.status || ex.response.transportError})`,
       );
       out(`    ${f.curl}`);
     }

@@ -11,7 +11,8 @@
  *
  * Exit codes: 0 the target keeps the document's promises (warnings and baseline-accepted findings do not
  * fail); 1 a finding the baseline does not accept, an expired baseline entry, a failed scenario, or a reach
- * below `--min-reach` (with `--replay`: a request that still fails); 2 an invalid setting, baseline or report file, or a document the
+ * below `--min-reach` (with `--replay`: a request that still fails); 2 an invalid setting, baseline or report file,
+ * or a document the
  * Prism mock refuses or does not load within its deadline; 3 an internal error of the suite; 4 incomplete:
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).
@@ -88,7 +89,8 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
     () => {
       if (Date.now() - lastLine < settings.heartbeatMs) return;
       print(
-        `  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} (${seconds(Date.now() - started)} in all)`,
+        `  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} ` +
+          `(${seconds(Date.now() - started)} in all)`,
       );
     },
     Math.min(1000, settings.heartbeatMs),
@@ -112,7 +114,9 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
       if (result.status === "failed") failures++;
       const errors = result.findings.filter((f) => f.severity === "error").length;
       const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
-      const counts = `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ${seconds(Date.now() - t0)}`;
+      const counts =
+        `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ` +
+        `${seconds(Date.now() - t0)}`;
       print(
         `[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${current} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`,
       );
@@ -168,7 +172,8 @@ async function main(
     throw err;
   }
   out.stdout(
-    `Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ${settings.specPath}`,
+    `Contract suite: ${settings.kind === "mock" ? "the Prism mock of" : `live target ${settings.baseUrl}, against`} ` +
+      `${settings.specPath}`,
   );
   out.stdout(`Seed: ${settings.seed} (the same --seed sends the same generated data)`);
   let prism: PrismServer | undefined;
@@ -195,7 +200,8 @@ async function main(
     );
     if (baselineWritten)
       out.stdout(
-        `Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} to ${baselineWritten.path} (the file the next run reads)`,
+        `Baseline: wrote ${baselineWritten.entries} entr${baselineWritten.entries === 1 ? "y" : "ies"} ` +
+          `to ${baselineWritten.path} (the file the next run reads)`,
       );
     out.stdout("");
     for (const line of formatText(report).split("\n")) out.stdout(line);

@@ -49,7 +49,10 @@ export function writeShardRecord(dir: string, record: ShardRecord, scrubber: Scr
   return path;
 }
 
-/** The results of every shard in the order a single run would have produced them; throws SettingsError for an incomplete or mixed set. */
+/**
+ * The results of every shard in the order a single run would have produced them; throws SettingsError for an
+ * incomplete or mixed set.
+ */
 function mergeRecords(records: ShardRecord[]): {
   first: ShardRecord;
   results: ScenarioResult[];
@@ -70,7 +73,8 @@ function mergeRecords(records: ShardRecord[]): {
       r.target.kind !== first.target.kind
     )
       throw new SettingsError(
-        `the shard records are of different runs (${first.target.kind} ${first.target.spec} and ${r.target.kind} ${r.target.spec})`,
+        `the shard records are of different runs (${first.target.kind} ${first.target.spec} ` +
+          `and ${r.target.kind} ${r.target.spec})`,
       );
   }
   const seen = new Set(records.map((r) => r.shard.index));

@@ -38,7 +38,8 @@ export function selectOperations<T extends OperationEntry>(
         ? operations.map((op) => op.path)
         : operations.map((op) => op.operationId);
     throw new SettingsError(
-      `--operations (CONTRACT_OPERATIONS): ${JSON.stringify(s)} matches no operation of the document; closest: ${closest(s, known) ?? "(none)"}`,
+      `--operations (CONTRACT_OPERATIONS): ${JSON.stringify(s)} matches no operation ` +
+        `of the document; closest: ${closest(s, known) ?? "(none)"}`,
     );
   }
   return operations.filter((op) => selectors.some((s) => matches(op, s)));

@@ -33,13 +33,19 @@ export interface Settings {
   /** Infer producers of path identifiers where the document has no links (CONTRACT_INFER_LINKS, default true). */
   inferLinks: boolean;
   reportsDir: string;
-  /** The most requests the run may send (CONTRACT_MAX_REQUESTS; default {@link defaultMaxRequests}); the rest is skipped. */
+  /**
+   * The most requests the run may send (CONTRACT_MAX_REQUESTS; default {@link defaultMaxRequests}); the rest is
+   * skipped.
+   */
   maxRequests: number;
   /** The least share (0..1) of the selected operations the run must reach (CONTRACT_MIN_REACH), if set. */
   minReach?: number;
   /** The most bytes of a response body the suite reads (CONTRACT_MAX_BODY_BYTES). */
   maxBodyBytes: number;
-  /** Deadline of each request in ms (CONTRACT_TIMEOUT_MS); operations a module knows to be slow get more unless it is set. */
+  /**
+   * Deadline of each request in ms (CONTRACT_TIMEOUT_MS); operations a module knows to be slow get more unless it is
+   * set.
+   */
   timeoutMs: number;
   /** CONTRACT_TIMEOUT_MS was set: it applies to every operation. */
   timeoutExplicit: boolean;
@@ -62,7 +68,10 @@ export interface Settings {
   maxFailures?: number;
   /** A "still waiting" line after this long without output (CONTRACT_HEARTBEAT_MS). */
   heartbeatMs: number;
-  /** How long the Prism mock may take to listen, in ms (CONTRACT_PRISM_START_TIMEOUT_MS); default: 60 s plus 15 s per MB of the document. */
+  /**
+   * How long the Prism mock may take to listen, in ms (CONTRACT_PRISM_START_TIMEOUT_MS); default: 60 s plus 15 s per
+   * MB of the document.
+   */
   prismStartTimeoutMs?: number;
   /** The share of the operations this run takes (--shard i/n, CONTRACT_SHARD; see shard.ts), if split. */
   shard?: Shard;
@@ -90,12 +99,18 @@ export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
  */
 const REQUESTS_PER_OPERATION = { mock: 40, live: 25 } as const;
 
-/** The default request budget of a run of `operations` selected operations: the larger of the floor and the per-operation share. */
+/**
+ * The default request budget of a run of `operations` selected operations: the larger of the floor and the
+ * per-operation share.
+ */
 function defaultMaxRequests(kind: Settings["kind"], operations: number): number {
   return Math.max(DEFAULT_MAX_REQUESTS[kind], REQUESTS_PER_OPERATION[kind] * operations);
 }
 
-/** The document shipped with the package (openapi/openapi.yaml next to its package.json), wherever this code runs from (sources or the bundled CLI). */
+/**
+ * The document shipped with the package (openapi/openapi.yaml next to its package.json), wherever this code runs from
+ * (sources or the bundled CLI).
+ */
 function packagedDocument(): string {
   if (existsSync(SPEC_PATH)) return SPEC_PATH;
   for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
@@ -166,7 +181,8 @@ function reportsDir(o: Options): string {
     if (existsSync(at)) {
       if (!statSync(at).isDirectory())
         throw new SettingsError(
-          `${o.label("reports-dir", "CONTRACT_REPORTS_DIR")} must name a directory (or where one can be made), but ${at} is a file`,
+          `${o.label("reports-dir", "CONTRACT_REPORTS_DIR")} must name a directory ` +
+            `(or where one can be made), but ${at} is a file`,
         );
       return dir;
     }
@@ -219,12 +235,18 @@ const list = (o: Options, name: string): string[] | undefined => {
   return v?.length ? v : undefined;
 };
 
-/** Parses the environment alone (no flags, no config file); throws SettingsError naming the variable and rule on bad input. */
+/**
+ * Parses the environment alone (no flags, no config file); throws SettingsError naming the variable and rule on bad
+ * input.
+ */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return settingsFrom(resolveOptions({ env, configFile: false }));
 }
 
-/** The settings of resolved options (flags, environment, config file); throws SettingsError naming the option and rule. */
+/**
+ * The settings of resolved options (flags, environment, config file); throws SettingsError naming the option and
+ * rule.
+ */
 export function settingsFrom(resolved: ResolvedOptions): Settings {
   const o = new Options(resolved);
   const live = Boolean(o.text("base-url")?.trim());
@@ -257,7 +279,8 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const last = new URL(baseUrl || "http://localhost/").pathname.replace(/\/+$/, "").split("/").pop();
   if (last && paths.length > 0 && paths.every((p) => p.split("/")[1] === last)) {
     throw new SettingsError(
-      `${baseLabel} must not end in /${last}: every path of the document starts with /${last}, and the suite appends the paths to it`,
+      `${baseLabel} must not end in /${last}: every path of the document starts ` +
+        `with /${last}, and the suite appends the paths to it`,
     );
   }
   const maxFailures = o.get("max-failures")?.value as number | undefined;

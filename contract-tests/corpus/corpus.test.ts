@@ -55,7 +55,9 @@ beforeAll(async () => {
     });
     runs.set(e.file, run);
     console.log(
-      `corpus: ${e.file} (${e.version}, ${e.operations} operations): exit ${run.code} in ${Math.round(run.ms / 1000)} s, ${run.report ? `${run.report.verdict}; ${run.report.summary.errors} error(s), ${run.report.summary.warnings} warning(s)${run.report.summary.failedChecks.length ? ` (${run.report.summary.failedChecks.join(", ")})` : ""}` : run.output.trim().split("\n").at(-1)}`,
+      `corpus: ${e.file} (${e.version}, ${e.operations} operations): exit ` +
+        `${run.code} in ${Math.round(run.ms / 1000)} ` +
+        `s, ${run.report ? `${run.report.verdict}; ${run.report.summary.errors} error(s), ${run.report.summary.warnings} warning(s)${run.report.summary.failedChecks.length ? ` (${run.report.summary.failedChecks.join(", ")})` : ""}` : run.output.trim().split("\n").at(-1)}`,
     );
   });
 });
@@ -76,7 +78,8 @@ describe("every public document of the corpus", () => {
         // The message names the document and the place: a pointer, a $ref, an operationId, or the "paths" it lacks.
         expect(run.output).toMatch(
           new RegExp(
-            `contract: invalid setting: CONTRACT_SPEC: .*${e.file.replace(/\./g, "\\.")}.*(at "?#?/|\\$ref|operationId|under "paths")`,
+            `contract: invalid setting: CONTRACT_SPEC: .*${e.file.replace(/\./g, "\\.")}.*(at ` +
+              `"?#?/|\\$ref|operationId|under "paths")`,
           ),
         );
         return;

@@ -32,7 +32,8 @@ function inlineSchema(
   if (--budget.left < 0)
     throw new BoundExceeded(
       place,
-      `inlining the schema's references would build more than ${INLINE_NODE_BUDGET} nodes (a $ref fan-out); give it an example`,
+      `inlining the schema's references would build more than ${INLINE_NODE_BUDGET} ` +
+        `nodes (a $ref fan-out); give it an example`,
     );
   if (Array.isArray(schema)) return schema.map((s) => inlineSchema(model, s, place, depth, budget));
   if (!isObject(schema)) return schema;

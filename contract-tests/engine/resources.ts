@@ -43,7 +43,10 @@ export function itemOf(op: OperationEntry): { family: string; param: string } | 
 
 const producers = new WeakMap<OperationEntry[], Map<boolean, Map<string, SourcedLink[]>>>();
 
-/** The links (written or inferred) that feed `family` from the answers of an operation that creates (POST); indexed once per document. */
+/**
+ * The links (written or inferred) that feed `family` from the answers of an operation that creates (POST); indexed
+ * once per document.
+ */
 export function producersOf(doc: LinkDocument, infer: boolean, family: string): SourcedLink[] {
   const cached = producers.get(doc.operations) ?? new Map<boolean, Map<string, SourcedLink[]>>();
   producers.set(doc.operations, cached);

@@ -15,7 +15,8 @@ export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "ph
   for (const p of phases)
     if (!known.includes(p))
       throw new SettingsError(
-        `--phases (CONTRACT_PHASES): no scenario of this run has the phase ${JSON.stringify(p)}; did you mean ${closest(p, known)}? (phases here: ${known.join(", ")})`,
+        `--phases (CONTRACT_PHASES): no scenario of this run has the phase ${JSON.stringify(p)}; ` +
+          `did you mean ${closest(p, known)}? (phases here: ${known.join(", ")})`,
       );
   return scenarios.filter((s) => phases.includes(s.phase));
 }

@@ -95,7 +95,8 @@ export const FAULTS = {
   "stalled-body": { catches: ["response_readable"], timeoutMs: 1000 },
   // A documented 500 (the copy lists one for the get-by-id) describes a failure; it does not allow one.
   "documented-500": { catches: ["not_a_server_error"], needsById: true },
-  // The listing fails whatever it is asked: the failure of the base is reported, not a missing validation per invalid input.
+  // The listing fails whatever it is asked: the failure of the base is reported, not a missing validation per invalid
+  // input.
   "base-request-500": { catches: ["not_a_server_error", "status_code_conformance"] },
   // Value classes: null for a nullable member, text outside ASCII, a 64-bit page number, several states in one filter.
   "null-cache-age-500": { catches: ["not_a_server_error", "status_code_conformance"] },

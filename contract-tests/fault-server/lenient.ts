@@ -7,21 +7,27 @@
 /** Variant name -> the freedom it takes, and where the document or the interface leaves it. */
 export const LENIENT = {
   "lenient-keeps-fields":
-    "an update without fields keeps the stored fields and returns them (interface 4.2: whether omitted fields are kept or cleared is not shown)",
+    "an update without fields keeps the stored fields and returns them (interface " +
+    "4.2: whether omitted fields are kept or cleared is not shown)",
   "lenient-ignores-ill-typed":
-    "an optional body member of the wrong JSON type is ignored, as if not sent (no error response is documented for the schema update; the sitemap documents 200, 408 and 503 only)",
+    "an optional body member of the wrong JSON type is ignored, as if not sent (no error response " +
+    "is documented for the schema update; the sitemap documents 200, 408 and 503 only)",
   "lenient-empty-filters":
     "an empty ids= or status= reads as no filter (an empty value cannot be told apart from a parameter left out)",
   "lenient-text-plain":
     "a JSON body sent as text/plain is read as JSON (neither body operation documents a 415 or 400)",
   "lenient-formats":
-    "a value outside a format (a url that is not a URI, a max_cache_age beyond int32) is accepted (a format names a value, it does not promise a refusal)",
+    "a value outside a format (a url that is not a URI, a max_cache_age beyond int32) " +
+    "is accepted (a format names a value, it does not promise a refusal)",
   "lenient-extra-output":
-    "undocumented response headers and members, at the top and inside records (the schemas do not forbid other members)",
+    "undocumented response headers and members, at the top and inside " +
+    "records (the schemas do not forbid other members)",
   "lenient-null-counts":
-    "a sitemap answer with link_count null beside its links (link_count is nullable in the interface: null is not given, not a claim)",
+    "a sitemap answer with link_count null beside its links (link_count is " +
+    "nullable in the interface: null is not given, not a claim)",
   "lenient-date-times":
-    "date-times with other offsets and fraction lengths (+02:00, -05:30, none to 7 digits), all valid RFC 3339 in the document's DateTime pattern",
+    "date-times with other offsets and fraction lengths (+02:00, -05:30, none to 7 " +
+    "digits), all valid RFC 3339 in the document's DateTime pattern",
   "lenient-compressed":
     "a body compressed with gzip when the request accepts it (Accept-Encoding), correctly encoded (RFC 9110 8.4.1.3)",
 } as const;
@@ -68,7 +74,9 @@ function otherDateTime(iso: string, n: number): string {
   return `${local}${fraction}${offset}`;
 }
 
-/** Every string member named like a date-time (`*_at`, `timestamp`) rewritten by {@link otherDateTime}, at any depth. */
+/**
+ * Every string member named like a date-time (`*_at`, `timestamp`) rewritten by {@link otherDateTime}, at any depth.
+ */
 export function withOtherDateTimes<T>(value: T, n = 0): T {
   if (Array.isArray(value)) return value.map((v, i) => withOtherDateTimes(v, n + i)) as T;
   if (typeof value !== "object" || value === null) return value;

@@ -57,7 +57,8 @@ const invalid = (faults: Faults, status: number, message: string, lenient: () =>
       : { status, body: { message } };
 
 function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
-  // Lenient: an ill-typed max_cache_age is ignored (as if not sent); a url or an integer outside its format is taken as it is.
+  // Lenient: an ill-typed max_cache_age is ignored (as if not sent); a url or an integer outside its format is taken
+  // as it is.
   if (
     takes(faults, "lenient-ignores-ill-typed") &&
     typeof body === "object" &&
@@ -309,7 +310,9 @@ function byId(id: string, faults: Faults, records: Array<Record<string, unknown>
   return { status: 200, body: shaped };
 }
 
-/** Where a variant takes the credential: `credential-<where>` in its name; the document's X-API-Key header by default. */
+/**
+ * Where a variant takes the credential: `credential-<where>` in its name; the document's X-API-Key header by default.
+ */
 const CREDENTIAL_PLACES = ["header", "bearer", "basic", "query", "cookie"] as const;
 type CredentialPlace = (typeof CREDENTIAL_PLACES)[number];
 
@@ -392,7 +395,10 @@ async function handle(req: IncomingMessage, cache: Map<string, number>): Promise
   return lenientOutput(await route(req, url, faults, path, account, json, malformed, present, cache), faults);
 }
 
-/** A successful answer with the freedoms of output a lenient variant takes: other date-time forms, undocumented headers and members. */
+/**
+ * A successful answer with the freedoms of output a lenient variant takes: other date-time forms, undocumented
+ * headers and members.
+ */
 function lenientOutput(reply: Reply, faults: Faults): Reply {
   if (reply.status < 200 || reply.status >= 300 || typeof reply.body !== "object" || reply.body === null) return reply;
   let body = reply.body;
@@ -531,7 +537,8 @@ export async function startFaultServer(): Promise<FaultServer> {
     const parts = new Set(variant.split("+"));
     if (api && parts.has("never-answers") && presentedKey(req, credentialPlace(parts))) return;
     if (api && parts.has("huge-bodies")) return void sendHuge(res);
-    // Every keyed API request is answered 200 with a body nested DEEP_BODY_LEVELS deep (the keyless preflight is refused at once).
+    // Every keyed API request is answered 200 with a body nested DEEP_BODY_LEVELS deep (the keyless preflight is
+    // refused at once).
     if (api && parts.has("deep-bodies") && presentedKey(req, credentialPlace(parts))) {
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(`{"data":${"[".repeat(DEEP_BODY_LEVELS)}${"]".repeat(DEEP_BODY_LEVELS)}}`);

@@ -32,7 +32,10 @@ export function operationPromise(model: SpecModel, operationId: string): string 
   return op ? docPointer(op.pointer) : "#/paths";
 }
 
-/** The operation's `responses` (every answer is promised to be one of them); the document's paths when the operation is unknown. */
+/**
+ * The operation's `responses` (every answer is promised to be one of them); the document's paths when the operation
+ * is unknown.
+ */
 export function responsesPromise(model: SpecModel, operationId: string): string {
   const op = operationOf(model, operationId);
   return op ? docPointer(`${op.pointer}/responses`) : "#/paths";
@@ -50,7 +53,10 @@ export function responsePromise(
   return op && r ? `${responseAt(op, r)}${toPointer(below)}` : undefined;
 }
 
-/** The documented 2xx response: valid input is promised an answer of success. Undefined when the operation documents none. */
+/**
+ * The documented 2xx response: valid input is promised an answer of success. Undefined when the operation documents
+ * none.
+ */
 export function successPromise(model: SpecModel, operationId: string): string | undefined {
   const op = operationOf(model, operationId);
   const r = op && successResponse(op);

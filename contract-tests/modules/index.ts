@@ -31,7 +31,10 @@ export function moduleScenarios(model: SpecModel, settings: Settings, operationI
   return MODULES[operationId]?.scenarios?.(model, settings) ?? [];
 }
 
-/** The request deadline of an operation: CONTRACT_TIMEOUT_MS when set, else the longer of the default and its module's. */
+/**
+ * The request deadline of an operation: CONTRACT_TIMEOUT_MS when set, else the longer of the default and its
+ * module's.
+ */
 export function timeoutFor(settings: Pick<Settings, "timeoutMs" | "timeoutExplicit">, operationId: string): number {
   return settings.timeoutExplicit
     ? settings.timeoutMs

@@ -15,7 +15,10 @@ export function listingResults(page: Record<string, any>): Array<Record<string, 
   return Array.isArray(page.results) ? page.results.filter(isObject) : [];
 }
 
-/** The values a comma-joined (or repeated) query parameter was sent with; an empty value reads as not sent (no filter claimed). */
+/**
+ * The values a comma-joined (or repeated) query parameter was sent with; an empty value reads as not sent (no filter
+ * claimed).
+ */
 function queryList(ex: Exchange, name: string): string[] | undefined {
   const v = ex.request.query[name];
   const list = v === undefined ? [] : (Array.isArray(v) ? v : v.split(",")).filter((x) => x !== "");
@@ -90,7 +93,8 @@ export const listingPageSize: Check = (ex) => {
   if (page.page === null) return [];
   if (page.page !== askedPage)
     add("Wrong page returned", `page: ${page.page} for page=${askedPage}`, "the page asked for", "/data/page");
-  // The maximum page size is not shown: a server may cap a large pageSize, never exceed it, and 30 (the default) must fit.
+  // The maximum page size is not shown: a server may cap a large pageSize, never exceed it, and 30 (the default) must
+  // fit.
   if (page.page_size > askedSize || (askedSize <= 30 && page.page_size !== askedSize))
     add(
       "page_size does not honour pageSize",

@@ -44,7 +44,10 @@ function fieldPairs(sent: unknown, got: unknown, path = "/fields", depth = 0): F
   return out;
 }
 
-/** Every returned `type` is an integer of the response's type enum; each sent name maps to one integer, different names to different ones. */
+/**
+ * Every returned `type` is an integer of the response's type enum; each sent name maps to one integer, different
+ * names to different ones.
+ */
 const fieldTypeDiscrepancy: Check = (ex, { model }) => {
   const b = bodies(model, ex);
   if (!b) return [];
@@ -134,7 +137,10 @@ const fieldTreePairing: Check = (ex, { model }) => {
   });
 };
 
-/** The updated schema carries the path's id and the name and description that were sent (a null on either side is not given: no claim). */
+/**
+ * The updated schema carries the path's id and the name and description that were sent (a null on either side is not
+ * given: no claim).
+ */
 const schemaUpdateEcho: Check = (ex, { model }) => {
   const b = bodies(model, ex);
   if (!b) return [];

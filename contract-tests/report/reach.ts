@@ -265,7 +265,10 @@ export function reachText(reach: Reach): string {
   const ops = (n: number) => `${n} operation${n === 1 ? "" : "s"}`;
   const narrowed = reach.narrowedBy ?? (reach.selectedOperations < reach.documentOperations ? "selected" : undefined);
   const of = narrowed
-    ? `${reach.reachedOperations === reach.selectedOperations ? `all ${reach.selectedOperations}` : `${reach.reachedOperations} of ${reach.selectedOperations}`} selected ${reach.selectedOperations === 1 ? "operation" : "operations"} (${narrowed}; ${reach.documentReached} of the document's ${ops(reach.documentOperations)})`
+    ? `${reach.reachedOperations === reach.selectedOperations ? `all ${reach.selectedOperations}` : `${reach.reachedOperations} of ${reach.selectedOperations}`} ` +
+      `selected ${reach.selectedOperations === 1 ? "operation" : "operations"} ` +
+      `(${narrowed}; ${reach.documentReached} ` +
+      `of the document's ${ops(reach.documentOperations)})`
     : reach.reachedOperations === reach.selectedOperations
       ? `all ${ops(reach.selectedOperations)}`
       : `${reach.reachedOperations} of ${ops(reach.selectedOperations)}`;
@@ -281,7 +284,10 @@ export function verdictText(verdict: string, reach: Reach | undefined): string {
 /** The sentence of a run below --min-reach ("" when it is not). */
 export function belowMinimumText(reach: Reach | undefined): string {
   if (!reach?.belowMinimum) return "";
-  return `FAIL: reach ${pct(reach.share)} (${reach.reachedOperations} of ${reach.selectedOperations} selected operations) is below the minimum ${pct(reach.minimum!)} (--min-reach)`;
+  return (
+    `FAIL: reach ${pct(reach.share)} (${reach.reachedOperations} of ${reach.selectedOperations} selected ` +
+    `operations) is below the minimum ${pct(reach.minimum!)} (--min-reach)`
+  );
 }
 
 /** One operation's reach as a line: "200, 404 of 200, 404, 422", or why it was not reached. */

@@ -25,7 +25,9 @@ import {
   type ReachInput,
 } from "./reach.js";
 
-/** Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file. */
+/**
+ * Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file.
+ */
 const t = (v: unknown) => outsideText(v, "terminal");
 
 /** A finding of the run: the same rule broken in several places or scenarios is one entry with its count. */
@@ -89,7 +91,10 @@ export interface RunReport {
   skipped: Array<{ scenario: string; operation: string; test: string; reason: string }>;
   baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[] };
   internalErrors: Array<{ scenario: string; error: string }>;
-  /** What scenarios told the reader besides findings: each inferred link followed, what a live run created and left behind. */
+  /**
+   * What scenarios told the reader besides findings: each inferred link followed, what a live run created and left
+   * behind.
+   */
   notes?: Array<{ scenario: string; text: string }>;
 }
 
@@ -114,7 +119,10 @@ export function notRunOf(results: ScenarioResult[]): NotRun {
 /** One sentence on a run cut short ("" when it was not). */
 export function notRunText(n: NotRun): string {
   if (n.scenarios === 0) return "";
-  return `INCOMPLETE: ${n.scenarios} scenario(s) of ${n.operations} operation(s) were not run or not run to the end: ${n.reasons.map((r) => r.replace(/^skipped: /, "")).join("; ")}`;
+  return (
+    `INCOMPLETE: ${n.scenarios} scenario(s) of ${n.operations} operation(s) were not run or not run ` +
+    `to the end: ${n.reasons.map((r) => r.replace(/^skipped: /, "")).join("; ")}`
+  );
 }
 
 /**
@@ -220,7 +228,9 @@ function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
 /** The readable report, grouped by operation. */
 export function formatText(report: RunReport): string {
   const out = [
-    `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}; document ${t(report.target.spec)})`,
+    `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} ` +
+      `(strict: ${report.target.strict ? "on" : "off"}; ` +
+      `document ${t(report.target.spec)})`,
   ];
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));
@@ -257,7 +267,10 @@ export function formatText(report: RunReport): string {
   const s = report.summary;
   out.push(
     "",
-    `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors} error(s), ${s.warnings} warning(s), ${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} occurrences); scenarios ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
+    `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors} error(s), ${s.warnings} warning(s), ` +
+      `${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} ` +
+      `occurrences); scenarios ${s.scenarios.passed} ` +
+      `passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
   );
   if (s.notRun.scenarios > 0) out.push(notRunText(s.notRun));
   if (report.reach.belowMinimum) out.push(belowMinimumText(report.reach));
@@ -291,7 +304,9 @@ export function formatMarkdown(report: RunReport): string {
     ...(report.reach.belowMinimum ? [`**${belowMinimumText(report.reach)}**`, ""] : []),
     `**${cell(verdictText(report.verdict, report.reach))}**`,
     "",
-    `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. Requests: ${s.requests}.`,
+    `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). ` +
+      `Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. ` +
+      `Requests: ${s.requests}.`,
     "",
     `| | count |`,
     `|---|---|`,
@@ -315,7 +330,8 @@ export function formatMarkdown(report: RunReport): string {
       "|---|---|---|---|---|---|",
       errors.map(
         (f) =>
-          `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} | ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`,
+          `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} ` +
+          `| ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`,
       ),
     );
   if (errors.length)

@@ -141,24 +141,29 @@ describe("coverage classes and edges on another document", () => {
     ).toBe(3);
   });
 
-  it("an API that accepts anything is caught for each class: a required header left out, duplicate unique items, a forbidden member", () => {
-    const titles = errors("accepts-anything")
-      .filter((f) => f.check === "negative_data_rejection")
-      .map((f) => f.title);
-    expect(titles).toEqual(
-      expect.arrayContaining([
-        "Invalid input accepted (required header parameter X-Request-Id left out)",
-        expect.stringMatching(
-          /^Invalid input accepted \(query parameter tags: an array with a duplicate item where items must be unique/,
-        ),
-        "Invalid input accepted (a body that is a member the schema does not allow (contract_suite_unexpected_member))",
-      ]),
-    );
-    expect(
-      errors("accepts-anything").every((f) => f.promise === "#/paths/~1things/post/responses/400"),
-      "each error names the documented refusal",
-    ).toBe(true);
-  });
+  it(
+    "an API that accepts anything is caught for each class: a required " +
+      "header left out, duplicate unique items, a forbidden member",
+    () => {
+      const titles = errors("accepts-anything")
+        .filter((f) => f.check === "negative_data_rejection")
+        .map((f) => f.title);
+      expect(titles).toEqual(
+        expect.arrayContaining([
+          "Invalid input accepted (required header parameter X-Request-Id left out)",
+          expect.stringMatching(
+            /^Invalid input accepted \(query parameter tags: an array with a duplicate item where items must be unique/,
+          ),
+          "Invalid input accepted (a body that is a member the schema " +
+            "does not allow (contract_suite_unexpected_member))",
+        ]),
+      );
+      expect(
+        errors("accepts-anything").every((f) => f.promise === "#/paths/~1things/post/responses/400"),
+        "each error names the documented refusal",
+      ).toBe(true);
+    },
+  );
 
   it("a 500 on a valid long name (the document sets no maxLength) fails the edges phase, and only it", () => {
     const failed = runs

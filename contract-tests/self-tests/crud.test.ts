@@ -52,7 +52,8 @@ beforeAll(async () => {
   const queue = [...plans];
   await Promise.all(
     Array.from({ length: 3 }, async () => {
-      // Two generated requests per operation show each fault (npm test stays fast); the conforming variants get the default.
+      // Two generated requests per operation show each fault (npm test stays fast); the conforming variants get the
+      // default.
       for (let p = queue.shift(); p; p = queue.shift())
         runs.set(`${p[0]}: ${p[1]}`, await run(p[0], p[1], p[1] === "conforming" ? {} : { CONTRACT_EXAMPLES: "2" }));
     }),
@@ -104,7 +105,8 @@ describe("inference", () => {
   it("names each inferred link in the scenario titles; the document's links win over inference", () => {
     const plain = runs.get("without links: conforming")!.results;
     expect(plain.map((r) => r.title)).toContain(
-      "links: inferred: createPost 201 body `id` -> getPost `postId`; the linked resource is available and unknown ones are not",
+      "links: inferred: createPost 201 body `id` -> getPost `postId`; the " +
+        "linked resource is available and unknown ones are not",
     );
     expect(plain.map((r) => r.title)).toContainEqual(
       expect.stringContaining("links: inferred: listPosts 200 body `items/*/id` -> getPost `postId`"),
@@ -113,47 +115,53 @@ describe("inference", () => {
     expect(linked.filter((r) => r.title.includes("inferred:"))).toEqual([]);
   });
 
-  it("matches by name and schema: an id of another type feeds nothing; a Location header feeds its last segment", () => {
-    const dir = tempDir("crud-");
-    const names = (doc: Record<string, any>) => {
-      const path = join(dir, `doc-${Math.random().toString(36).slice(2)}.json`);
-      writeFileSync(path, JSON.stringify(doc));
-      return allLinks(specModel(path), true).map((l) => l.link.name);
-    };
-    expect(names(crudDocument(false))).toHaveLength(8);
-    const textIds = crudDocument(false) as Record<string, any>;
-    textIds.components.schemas.Post.properties.id = { type: "string" };
-    expect(names(textIds), "a text id never feeds an integer postId").toEqual([]);
-    const located = crudDocument(false) as Record<string, any>;
-    located.components.schemas.Post.properties.id = { type: "string", format: "uuid" };
-    located.paths["/posts"].post.responses["201"].headers = { Location: { schema: { type: "string" } } };
-    expect(names(located).sort()).toEqual([
-      "inferred: createPost 201 header `Location` -> deletePost `postId`",
-      "inferred: createPost 201 header `Location` -> getPost `postId`",
-      "inferred: createPost 201 header `Location` -> patchPost `postId`",
-      "inferred: createPost 201 header `Location` -> updatePost `postId`",
-    ]);
-    const created = {
-      operation: "createPost",
-      request: { method: "POST", url: "", path: "/posts", query: {}, headers: {} },
-      response: {
-        status: 201,
-        headers: { location: "https://api.example/posts/12?x=1" },
-        contentType: null,
-        bodyText: "",
-        bodyBytes: 0,
-        elapsedMs: 0,
-      },
-    };
-    expect(evaluate("$response.header.Location#last-segment", created)).toBe("12");
-  });
+  it(
+    "matches by name and schema: an id of another type feeds " + "nothing; a Location header feeds its last segment",
+    () => {
+      const dir = tempDir("crud-");
+      const names = (doc: Record<string, any>) => {
+        const path = join(dir, `doc-${Math.random().toString(36).slice(2)}.json`);
+        writeFileSync(path, JSON.stringify(doc));
+        return allLinks(specModel(path), true).map((l) => l.link.name);
+      };
+      expect(names(crudDocument(false))).toHaveLength(8);
+      const textIds = crudDocument(false) as Record<string, any>;
+      textIds.components.schemas.Post.properties.id = { type: "string" };
+      expect(names(textIds), "a text id never feeds an integer postId").toEqual([]);
+      const located = crudDocument(false) as Record<string, any>;
+      located.components.schemas.Post.properties.id = { type: "string", format: "uuid" };
+      located.paths["/posts"].post.responses["201"].headers = { Location: { schema: { type: "string" } } };
+      expect(names(located).sort()).toEqual([
+        "inferred: createPost 201 header `Location` -> deletePost `postId`",
+        "inferred: createPost 201 header `Location` -> getPost `postId`",
+        "inferred: createPost 201 header `Location` -> patchPost `postId`",
+        "inferred: createPost 201 header `Location` -> updatePost `postId`",
+      ]);
+      const created = {
+        operation: "createPost",
+        request: { method: "POST", url: "", path: "/posts", query: {}, headers: {} },
+        response: {
+          status: 201,
+          headers: { location: "https://api.example/posts/12?x=1" },
+          contentType: null,
+          bodyText: "",
+          bodyBytes: 0,
+          elapsedMs: 0,
+        },
+      };
+      expect(evaluate("$response.header.Location#last-segment", created)).toBe("12");
+    },
+  );
 
-  it("is turned off by CONTRACT_INFER_LINKS=false: operations with an identifier then need CONTRACT_PARAMS", async () => {
-    const { results } = await run("without links", "conforming", { CONTRACT_INFER_LINKS: "false" });
-    expect(results.filter((r) => r.title.includes("inferred:"))).toEqual([]);
-    expect(results.find((r) => r.id === "getPost/positive")?.skipReason).toMatch(/needs CONTRACT_PARAMS/);
-    expect(errorsOf(results)).toEqual([]);
-  });
+  it(
+    "is turned off by CONTRACT_INFER_LINKS=false: operations " + "with an identifier then need CONTRACT_PARAMS",
+    async () => {
+      const { results } = await run("without links", "conforming", { CONTRACT_INFER_LINKS: "false" });
+      expect(results.filter((r) => r.title.includes("inferred:"))).toEqual([]);
+      expect(results.find((r) => r.id === "getPost/positive")?.skipReason).toMatch(/needs CONTRACT_PARAMS/);
+      expect(errorsOf(results)).toEqual([]);
+    },
+  );
 });
 
 describe("a live target is changed only where the suite may", () => {
@@ -182,16 +190,23 @@ describe("a live target is changed only where the suite may", () => {
     }
   });
 
-  it("never answers a repeated delete as fresh input: a delete reaches each resource once, except to show it gone", () => {
-    const { results } = runs.get("without links: conforming")!;
-    // A DELETE of an id the run already deleted, sent as valid input, would be a 404 "Valid input rejected".
-    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "positive_data_acceptance")).toEqual([]);
-  });
+  it(
+    "never answers a repeated delete as fresh input: a delete " + "reaches each resource once, except to show it gone",
+    () => {
+      const { results } = runs.get("without links: conforming")!;
+      // A DELETE of an id the run already deleted, sent as valid input, would be a 404 "Valid input rejected".
+      expect(results.flatMap((r) => r.findings).filter((f) => f.check === "positive_data_acceptance")).toEqual([]);
+    },
+  );
 
-  it("probes auth with a resource that exists: a delete that ignores the missing key is caught by ignored_auth alone", () => {
-    const errors = errorsOf(runs.get("without links: delete-ignores-missing-key")!.results);
-    expect(errors).toEqual(["ignored_auth"]);
-  });
+  it(
+    "probes auth with a resource that exists: a delete that ignores " +
+      "the missing key is caught by ignored_auth alone",
+    () => {
+      const errors = errorsOf(runs.get("without links: delete-ignores-missing-key")!.results);
+      expect(errors).toEqual(["ignored_auth"]);
+    },
+  );
 
   it("reads a link from a delete to a read as 'gone': the correct 404 is no finding, a kept resource is", () => {
     const conforming = runs.get("with links: conforming")!.results;

@@ -95,7 +95,8 @@ const DOCUMENT = {
       get: {
         operationId: "search",
         parameters: [
-          // Boundaries that would break another keyword (a 3-letter string is no email, 7 no multiple of 5) are not sent.
+          // Boundaries that would break another keyword (a 3-letter string is no email, 7 no multiple of 5) are not
+          // sent.
           { name: "email", in: "query", schema: { type: "string", format: "email", minLength: 3, maxLength: 40 } },
           { name: "step", in: "query", schema: { type: "integer", minimum: 0, maximum: 7, multipleOf: 5 } },
         ],
@@ -407,14 +408,18 @@ describe("documentView", () => {
       },
     },
   };
-  it("drops readOnly members from requests (a $ref to a readOnly schema too) and writeOnly ones from response requirements", () => {
-    const request = documentView(doc, "request").components.schemas.A;
-    expect(request.required).toEqual(["pw", "n"]);
-    expect(Object.keys(request.properties)).toEqual(["pw", "n"]);
-    const response = documentView(doc, "response").components.schemas.A;
-    expect(response.required).toEqual(["id", "n"]);
-    expect(Object.keys(response.properties)).toEqual(["id", "pw", "n"]);
-  });
+  it(
+    "drops readOnly members from requests (a $ref to a readOnly schema " +
+      "too) and writeOnly ones from response requirements",
+    () => {
+      const request = documentView(doc, "request").components.schemas.A;
+      expect(request.required).toEqual(["pw", "n"]);
+      expect(Object.keys(request.properties)).toEqual(["pw", "n"]);
+      const response = documentView(doc, "response").components.schemas.A;
+      expect(response.required).toEqual(["id", "n"]);
+      expect(Object.keys(response.properties)).toEqual(["id", "pw", "n"]);
+    },
+  );
 
   it("leaves data (examples) and the original alone, and returns a document without the keywords as it is", () => {
     documentView(doc, "request");
@@ -503,22 +508,33 @@ describe("the engine on that document", () => {
       ).toBe(true);
   });
 
-  it("sends no credential to a public operation, and says why its auth phase (and that of optional auth) is skipped", () => {
-    const results = runs.get("conforming")!;
-    const skipOf = (id: string) => results.find((r) => r.id === id)?.skipReason;
-    expect(skipOf("ping/auth")).toBe("skipped: the operation requires no authentication");
-    expect(skipOf("status/auth")).toMatch(/lets the operation be called without a credential/);
-    expect(results.find((r) => r.id === "ping/positive")!.exchanges).toBeGreaterThan(0);
-  });
+  it(
+    "sends no credential to a public operation, and says why its " +
+      "auth phase (and that of optional auth) is skipped",
+    () => {
+      const results = runs.get("conforming")!;
+      const skipOf = (id: string) => results.find((r) => r.id === id)?.skipReason;
+      expect(skipOf("ping/auth")).toBe("skipped: the operation requires no authentication");
+      expect(skipOf("status/auth")).toMatch(/lets the operation be called without a credential/);
+      expect(results.find((r) => r.id === "ping/positive")!.exchanges).toBeGreaterThan(0);
+    },
+  );
 
-  it("skips, saying why, an operation whose required body is a media type it does not write, rather than sending none", () => {
-    // The unsupported-method phase sends no body, so it runs.
-    const upload = runs.get("conforming")!.filter((r) => r.operation === "upload" && r.phase !== "unsupported-method");
-    expect(upload.map((r) => r.status)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
-    expect(upload[0]!.skipReason).toBe(
-      "skipped: the request body is application/octet-stream, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)",
-    );
-  });
+  it(
+    "skips, saying why, an operation whose required body is a media " +
+      "type it does not write, rather than sending none",
+    () => {
+      // The unsupported-method phase sends no body, so it runs.
+      const upload = runs
+        .get("conforming")!
+        .filter((r) => r.operation === "upload" && r.phase !== "unsupported-method");
+      expect(upload.map((r) => r.status)).toEqual(["skipped", "skipped", "skipped", "skipped"]);
+      expect(upload[0]!.skipReason).toBe(
+        "skipped: the request body is application/octet-stream, which the suite does not " +
+          "write (it writes JSON, URL-encoded and multipart forms, and text)",
+      );
+    },
+  );
 
   it.each([
     ["form-as-json-only", "positive_data_acceptance"],
@@ -544,9 +560,13 @@ describe("linkOrder", () => {
         },
       ],
     }) as unknown as OperationEntry;
-  it("puts each link's source before its target, else keeps document order; operations in a cycle come after the rest, in document order", () => {
-    expect(linkOrder([op("c"), op("b", ["c"]), op("a", ["b"])]).map((o) => o.operationId)).toEqual(["a", "b", "c"]);
-    expect(linkOrder([op("x"), op("y")]).map((o) => o.operationId)).toEqual(["x", "y"]);
-    expect(linkOrder([op("p", ["q"]), op("q", ["p"]), op("r")]).map((o) => o.operationId)).toEqual(["r", "p", "q"]);
-  });
+  it(
+    "puts each link's source before its target, else keeps document order; " +
+      "operations in a cycle come after the rest, in document order",
+    () => {
+      expect(linkOrder([op("c"), op("b", ["c"]), op("a", ["b"])]).map((o) => o.operationId)).toEqual(["a", "b", "c"]);
+      expect(linkOrder([op("x"), op("y")]).map((o) => o.operationId)).toEqual(["x", "y"]);
+      expect(linkOrder([op("p", ["q"]), op("q", ["p"]), op("r")]).map((o) => o.operationId)).toEqual(["r", "p", "q"]);
+    },
+  );
 });

@@ -147,53 +147,61 @@ describe("every fault of the catalogue", () => {
 });
 
 describe("the conforming server", () => {
-  it("passes every scenario of every phase, the added operation and the isolation phase included, with warnings only", () => {
-    const { results } = runs.get("conforming")!;
-    expect(
-      results
-        .filter((r) => r.status !== "passed")
-        .map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`),
-    ).toEqual([]);
-    expect(warningsOf(results)).toContain("undocumented_properties");
-    for (const phase of [
-      "examples",
-      "positive",
-      "negative",
-      "auth",
-      "links",
-      "isolation",
-      "semantics",
-      "edges",
-      "unsupported-method",
-    ])
+  it(
+    "passes every scenario of every phase, the added operation and " +
+      "the isolation phase included, with warnings only",
+    () => {
+      const { results } = runs.get("conforming")!;
       expect(
-        results.some((r) => r.phase === phase && r.exchanges > 0),
-        phase,
-      ).toBe(true);
-    // Its 405 with Allow for a method a path does not take: not even a warning.
-    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "unsupported_method")).toEqual([]);
-  });
+        results
+          .filter((r) => r.status !== "passed")
+          .map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`),
+      ).toEqual([]);
+      expect(warningsOf(results)).toContain("undocumented_properties");
+      for (const phase of [
+        "examples",
+        "positive",
+        "negative",
+        "auth",
+        "links",
+        "isolation",
+        "semantics",
+        "edges",
+        "unsupported-method",
+      ])
+        expect(
+          results.some((r) => r.phase === phase && r.exchanges > 0),
+          phase,
+        ).toBe(true);
+      // Its 405 with Allow for a method a path does not take: not even a warning.
+      expect(results.flatMap((r) => r.findings).filter((f) => f.check === "unsupported_method")).toEqual([]);
+    },
+  );
 
   it("fails under CONTRACT_STRICT=1 only because of its undocumented members", () => {
     expect(errorsOf(runs.get("conforming-strict")!.results)).toEqual(["undocumented_properties"]);
   });
 
-  it("skips what needs a setting, naming it (a PUT needs CONTRACT_PARAMS, isolation a second key), and passes the rest", () => {
-    const { results } = runs.get("without-params")!;
-    const skipped = results.filter((r) => r.status === "skipped");
-    expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual([
-      "examples",
-      "positive",
-      "negative",
-      "auth",
-      "edges",
-    ]);
-    expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(
-      /CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/,
-    );
-    expect(skipped.find((r) => r.phase === "isolation")!.skipReason).toMatch(/CONTRACT_SECOND_API_KEY/);
-    expect(errorsOf(results)).toEqual([]);
-  });
+  it(
+    "skips what needs a setting, naming it (a PUT needs " +
+      "CONTRACT_PARAMS, isolation a second key), and passes the rest",
+    () => {
+      const { results } = runs.get("without-params")!;
+      const skipped = results.filter((r) => r.status === "skipped");
+      expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual([
+        "examples",
+        "positive",
+        "negative",
+        "auth",
+        "edges",
+      ]);
+      expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(
+        /CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/,
+      );
+      expect(skipped.find((r) => r.phase === "isolation")!.skipReason).toMatch(/CONTRACT_SECOND_API_KEY/);
+      expect(errorsOf(results)).toEqual([]);
+    },
+  );
 
   it('accepts {"data": ...} envelopes with a warning, and fails them under strict', () => {
     expect(errorsOf(runs.get("enveloped")!.results)).toEqual([]);
@@ -201,27 +209,31 @@ describe("the conforming server", () => {
     expect(errorsOf(runs.get("enveloped-strict")!.results)).toContain("response_envelope");
   });
 
-  it("is accepted under strict by the committed baseline (the live service's envelope and action query), no entry stale", () => {
-    const { results } = runs.get("enveloped-strict-baseline")!;
-    const report = buildReport(
-      { kind: "live", baseUrl: "", strict: true, spec: "" },
-      [],
-      results,
-      loadBaseline(DEFAULT_BASELINE_PATH),
-      0,
-    );
-    expect(report.accepted.map((f) => `${f.operation} ${f.check}`).sort()).toEqual(
-      expect.arrayContaining([
-        "createSitemapRequest response_envelope",
-        "listBrowserRequests undocumented_properties",
-        "updateDataSchema response_envelope",
-      ]),
-    );
-    expect(report.baseline.fixed).toEqual([]);
-    expect(report.findings.filter((f) => f.severity === "error").map((f) => f.check)).not.toContain(
-      "response_envelope",
-    );
-  });
+  it(
+    "is accepted under strict by the committed baseline (the live " +
+      "service's envelope and action query), no entry stale",
+    () => {
+      const { results } = runs.get("enveloped-strict-baseline")!;
+      const report = buildReport(
+        { kind: "live", baseUrl: "", strict: true, spec: "" },
+        [],
+        results,
+        loadBaseline(DEFAULT_BASELINE_PATH),
+        0,
+      );
+      expect(report.accepted.map((f) => `${f.operation} ${f.check}`).sort()).toEqual(
+        expect.arrayContaining([
+          "createSitemapRequest response_envelope",
+          "listBrowserRequests undocumented_properties",
+          "updateDataSchema response_envelope",
+        ]),
+      );
+      expect(report.baseline.fixed).toEqual([]);
+      expect(report.findings.filter((f) => f.severity === "error").map((f) => f.check)).not.toContain(
+        "response_envelope",
+      );
+    },
+  );
 });
 
 describe("lenient, conforming servers: every promise kept, every freedom the document leaves taken", () => {
@@ -367,17 +379,21 @@ describe("a run that must stop early still gives a verdict", () => {
     expect(stopped[0]!.skipReason).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
   });
 
-  it("opens the breaker after three requests without an answer (so the run is bounded by three deadlines), saying why", () => {
-    const { results, requests } = runs.get("never-answers")!;
-    expect(requests, "timeouts are not retried: three requests, then the breaker").toBe(3);
-    expect(errorsOf(results)).toEqual(["not_a_server_error"]);
-    expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(
-      /no answer within 300 ms \(timeout\)/,
-    );
-    expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(
-      /the target stopped answering \(3 requests in a row got no HTTP response/,
-    );
-  });
+  it(
+    "opens the breaker after three requests without an answer (so " +
+      "the run is bounded by three deadlines), saying why",
+    () => {
+      const { results, requests } = runs.get("never-answers")!;
+      expect(requests, "timeouts are not retried: three requests, then the breaker").toBe(3);
+      expect(errorsOf(results)).toEqual(["not_a_server_error"]);
+      expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(
+        /no answer within 300 ms \(timeout\)/,
+      );
+      expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(
+        /the target stopped answering \(3 requests in a row got no HTTP response/,
+      );
+    },
+  );
 
   it("reports bodies nested 100,000 levels deep instead of crashing on them", () => {
     const { results } = runs.get("deep-bodies")!;

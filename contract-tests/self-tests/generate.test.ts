@@ -27,15 +27,18 @@ describe("valid samples (json-schema-faker, confirmed by ajv)", () => {
       expect(model.validator.validate(p.schemaPointer, s)).toEqual([]);
   });
 
-  it("stays where acceptance is guaranteed: no negative unbounded integers, a default caps an unbounded maximum", () => {
-    expect(conservative({ type: "integer" })).toMatchObject({ minimum: 0, maximum: 100 });
-    expect(conservative({ type: "integer", minimum: 1, default: 30 })).toMatchObject({ minimum: 1, maximum: 30 });
-    expect(conservative({ type: ["integer", "null"], format: "int32", default: 0 })).toMatchObject({
-      minimum: 0,
-      maximum: 2 ** 31 - 1,
-    });
-    expect(conservative({ type: "integer", minimum: 5, maximum: 9 })).toMatchObject({ minimum: 5, maximum: 9 });
-  });
+  it(
+    "stays where acceptance is guaranteed: no negative unbounded " + "integers, a default caps an unbounded maximum",
+    () => {
+      expect(conservative({ type: "integer" })).toMatchObject({ minimum: 0, maximum: 100 });
+      expect(conservative({ type: "integer", minimum: 1, default: 30 })).toMatchObject({ minimum: 1, maximum: 30 });
+      expect(conservative({ type: ["integer", "null"], format: "int32", default: 0 })).toMatchObject({
+        minimum: 0,
+        maximum: 2 ** 31 - 1,
+      });
+      expect(conservative({ type: "integer", minimum: 5, maximum: 9 })).toMatchObject({ minimum: 5, maximum: 9 });
+    },
+  );
 });
 
 describe("boundaries and invalid values", () => {

@@ -46,14 +46,17 @@ describe("the option table", () => {
     }
   });
 
-  it("knows every CONTRACT_* variable the README, the docs and the workflows mention (but the typo shown as one)", () => {
-    const texts = ["README.md", "docs/contract-suite.md", ".github/workflows/staging-contract.yml"]
-      .map((f) => readFileSync(join(ROOT, f), "utf8"))
-      .join("\n");
-    const mentioned = [...new Set([...texts.matchAll(/\bCONTRACT_[A-Z_]*[A-Z]\b(?!` →)/g)].map((m) => m[0]))];
-    expect(mentioned.length).toBeGreaterThan(10);
-    expect(mentioned.filter((v) => !OPTIONS.some((o) => o.env === v))).toEqual([]);
-  });
+  it(
+    "knows every CONTRACT_* variable the README, the docs and the " + "workflows mention (but the typo shown as one)",
+    () => {
+      const texts = ["README.md", "docs/contract-suite.md", ".github/workflows/staging-contract.yml"]
+        .map((f) => readFileSync(join(ROOT, f), "utf8"))
+        .join("\n");
+      const mentioned = [...new Set([...texts.matchAll(/\bCONTRACT_[A-Z_]*[A-Z]\b(?!` →)/g)].map((m) => m[0]))];
+      expect(mentioned.length).toBeGreaterThan(10);
+      expect(mentioned.filter((v) => !OPTIONS.some((o) => o.env === v))).toEqual([]);
+    },
+  );
 
   it("is documented in the README: every flag and variable of the table", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -121,17 +124,21 @@ describe("flags, environment and config file", () => {
     expect(s.reportsDir).toBe(join(dir, "out"));
   });
 
-  it('reads the "contract" key of package.json when there is no contract.config.json, and --config names another file', () => {
-    const pkg = project({ "package.json": { name: "x", contract: { seed: 42 } }, "ci/contract.json": { seed: 43 } });
-    expect(resolveOptions({ cwd: pkg }).get("seed")).toMatchObject({
-      value: 42,
-      label: 'package.json "contract": seed',
-    });
-    expect(resolveOptions({ cwd: pkg, argv: ["--config", "ci/contract.json"] }).get("seed")).toMatchObject({
-      value: 43,
-      source: "file",
-    });
-  });
+  it(
+    'reads the "contract" key of package.json when there is no ' +
+      "contract.config.json, and --config names another file",
+    () => {
+      const pkg = project({ "package.json": { name: "x", contract: { seed: 42 } }, "ci/contract.json": { seed: 43 } });
+      expect(resolveOptions({ cwd: pkg }).get("seed")).toMatchObject({
+        value: 42,
+        label: 'package.json "contract": seed',
+      });
+      expect(resolveOptions({ cwd: pkg, argv: ["--config", "ci/contract.json"] }).get("seed")).toMatchObject({
+        value: 43,
+        source: "file",
+      });
+    },
+  );
 
   it.each([
     [{ maxRequest: 3 }, /contract\.config\.json: unknown key "maxRequest"; did you mean "maxRequests"\?/],

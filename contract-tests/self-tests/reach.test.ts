@@ -120,7 +120,8 @@ async function run(settings: Settings) {
 }
 
 describe("reach, from the run's exchanges", () => {
-  it("a run that reaches every operation says so next to PASS, with the documented statuses seen per operation", async () => {
+  it("a run that reaches every operation says so next to PASS, " +
+    "with the documented statuses seen per operation", async () => {
     const { report, files } = await run(settingsFor(REACHABLE));
     expect(
       report.findings.filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title} ${f.curl}`),
@@ -144,7 +145,8 @@ describe("reach, from the run's exchanges", () => {
     expect(files.junit).toContain('<property name="reach" value="reached all 2 operations"/>');
   }, 60_000);
 
-  it("a run that cannot reach an operation passes saying how many it reached and why not, in every report", async () => {
+  it("a run that cannot reach an operation passes saying how " +
+    "many it reached and why not, in every report", async () => {
     const { report, files } = await run(settingsFor(FULL));
     expect(report.verdict).toBe("pass");
     expect(report.reach).toMatchObject({ documentOperations: 3, selectedOperations: 3, reachedOperations: 2 });
@@ -180,12 +182,14 @@ describe("reach, from the run's exchanges", () => {
       narrowedBy: "--operations",
     });
     expect(files.text).toContain(
-      "Summary: PASS (reached 1 of 2 selected operations (--operations; 1 of the document's 3 operations): 1 has a body the suite cannot write): ",
+      "Summary: PASS (reached 1 of 2 selected operations (--operations; 1 of the " +
+        "document's 3 operations): 1 has a body the suite cannot write): ",
     );
     expect(files.text).toMatch(/== createNote \(POST \/notes\) ==\n {2}no findings\n {2}not selected in this run/);
   }, 60_000);
 
-  it("--min-reach fails a run below it (exit 1), with a line saying reach was below the minimum; at or above it passes", async () => {
+  it("--min-reach fails a run below it (exit 1), with a line saying " +
+    "reach was below the minimum; at or above it passes", async () => {
     const below = await run(settingsFor(FULL, { CONTRACT_MIN_REACH: "80%" }));
     expect(below.report.verdict).toBe("fail");
     expect(below.report.reach).toMatchObject({ minimum: 0.8, belowMinimum: true });
@@ -215,7 +219,8 @@ describe("the command line", () => {
     expect(r.report!.reach.belowMinimum).toBe(true);
   }, 60_000);
 
-  it("refuses an invalid --min-reach with exit 2, naming the option and the rule, before sending anything", async () => {
+  it("refuses an invalid --min-reach with exit 2, naming the " +
+    "option and the rule, before sending anything", async () => {
     const before = server.requests.length;
     const r = await runSuite({ CONTRACT_SPEC: FULL, CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: "k-0000" }, [
       "--min-reach",
@@ -223,7 +228,8 @@ describe("the command line", () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.output).toContain(
-      'contract: invalid setting: --min-reach must be a share from 0 to 1 (e.g. 0.8) or a percentage from 0% to 100% (e.g. 80%), got "150%"',
+      "contract: invalid setting: --min-reach must be a share from 0 to 1 (e.g. " +
+        '0.8) or a percentage from 0% to 100% (e.g. 80%), got "150%"',
     );
     expect(server.requests.length).toBe(before);
   }, 60_000);
@@ -332,11 +338,13 @@ describe("why an operation was not reached", () => {
       },
     ]);
     expect(formatText(report)).toContain(
-      "Summary: INCOMPLETE (reached 1 of 5 operations: 2 need an id; 1 was cut by the request budget; 1 needs a live target): ",
+      "Summary: INCOMPLETE (reached 1 of 5 operations: 2 need an id; 1 " +
+        "was cut by the request budget; 1 needs a live target): ",
     );
     expect(formatMarkdown(report)).toContain("1 was cut by the request budget");
     expect(formatJUnit(results, report.reach)).toContain(
-      '<property name="reach" value="reached 1 of 5 operations: 2 need an id; 1 was cut by the request budget; 1 needs a live target"/>',
+      '<property name="reach" value="reached 1 of 5 operations: 2 need an id; ' +
+        '1 was cut by the request budget; 1 needs a live target"/>',
     );
   });
 });
@@ -410,36 +418,39 @@ describe("sharded runs", () => {
     results,
   });
 
-  it("merge the reach: the union of the operations reached and the statuses seen, out of every shard's selection", () => {
-    const records = [
-      record(
-        1,
-        [result("a", { a: [200] }), result("c", undefined, 'skipped: needs CONTRACT_PARAMS {"c.id": ...}')],
-        ["a", "c"],
-      ),
-      record(2, [result("b", { b: [200] }), result("a", { a: [404] })], ["b"]),
-    ];
-    const { report } = mergeReport(records);
-    expect(report.reach).toMatchObject({
-      documentOperations: 3,
-      selectedOperations: 3,
-      reachedOperations: 2,
-      reasons: [{ reason: "need an id", operations: 1 }],
-      minimum: 0.6,
-      belowMinimum: false,
-    });
-    expect(report.reach.operations[0]).toMatchObject({
-      operationId: "a",
-      statuses: [200, 404],
-      documentedSeen: ["200", "404"],
-    });
-    expect(report.verdict).toBe("pass");
-    // Each shard alone is below 60% of the whole; merged, 2 of 3 is not. A stricter minimum at the merge fails it.
-    expect(mergeReport(records, undefined, new Date(), 0.7).report).toMatchObject({
-      verdict: "fail",
-      reach: { belowMinimum: true },
-    });
-  });
+  it(
+    "merge the reach: the union of the operations reached and the " + "statuses seen, out of every shard's selection",
+    () => {
+      const records = [
+        record(
+          1,
+          [result("a", { a: [200] }), result("c", undefined, 'skipped: needs CONTRACT_PARAMS {"c.id": ...}')],
+          ["a", "c"],
+        ),
+        record(2, [result("b", { b: [200] }), result("a", { a: [404] })], ["b"]),
+      ];
+      const { report } = mergeReport(records);
+      expect(report.reach).toMatchObject({
+        documentOperations: 3,
+        selectedOperations: 3,
+        reachedOperations: 2,
+        reasons: [{ reason: "need an id", operations: 1 }],
+        minimum: 0.6,
+        belowMinimum: false,
+      });
+      expect(report.reach.operations[0]).toMatchObject({
+        operationId: "a",
+        statuses: [200, 404],
+        documentedSeen: ["200", "404"],
+      });
+      expect(report.verdict).toBe("pass");
+      // Each shard alone is below 60% of the whole; merged, 2 of 3 is not. A stricter minimum at the merge fails it.
+      expect(mergeReport(records, undefined, new Date(), 0.7).report).toMatchObject({
+        verdict: "fail",
+        reach: { belowMinimum: true },
+      });
+    },
+  );
 });
 
 describe("npm run contract:merge", () => {

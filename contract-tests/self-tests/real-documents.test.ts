@@ -19,7 +19,8 @@ const DOCUMENTS = {
   "oas-examples-3.0-request-examples.json": {
     post_requestBody: {
       content_type_conformance:
-        "mock: Prism answers malformed JSON with its own 400 as application/json; the document's 400 is application/xml",
+        "mock: Prism answers malformed JSON with its own 400 as " +
+        "application/json; the document's 400 is application/xml",
     },
     put_requestBody_primitive_example: {
       response_schema_conformance:
@@ -35,9 +36,11 @@ const DOCUMENTS = {
   "apis-guru-authentiq.json": {
     sign_update: {
       not_a_server_error:
-        "mock: Prism cannot write the documented application/jwt and answers its own 500 (the default response describes a failure, it allows none)",
+        "mock: Prism cannot write the documented application/jwt and answers its own " +
+        "500 (the default response describes a failure, it allows none)",
       response_schema_conformance:
-        "mock: Prism cannot write the documented application/jwt, answers its own 500 problem, which breaks the default response's schema",
+        "mock: Prism cannot write the documented application/jwt, answers its " +
+        "own 500 problem, which breaks the default response's schema",
     },
   },
 } satisfies Record<string, Record<string, Record<string, string>>>;
@@ -87,15 +90,21 @@ describe("real public documents against the Prism mock", () => {
     },
   );
 
-  it("asks for an example pair in the media type that holds it, and holds examples that break their schema in doubt", () => {
-    const all = findings("oas-examples-3.0-request-examples.json");
-    expect(all.filter((f) => f.operation === "post_requestBody_multi_media_types" && f.severity === "error")).toEqual(
-      [],
-    );
-    const doubted = all.filter((f) => f.check === "positive_data_acceptance" && /primitive_example/.test(f.operation));
-    expect(doubted.length).toBeGreaterThan(0);
-    expect(doubted.every((f) => f.severity === "warning" && /breaks its own schema/.test(f.documented))).toBe(true);
-  });
+  it(
+    "asks for an example pair in the media type that holds it, and " +
+      "holds examples that break their schema in doubt",
+    () => {
+      const all = findings("oas-examples-3.0-request-examples.json");
+      expect(all.filter((f) => f.operation === "post_requestBody_multi_media_types" && f.severity === "error")).toEqual(
+        [],
+      );
+      const doubted = all.filter(
+        (f) => f.check === "positive_data_acceptance" && /primitive_example/.test(f.operation),
+      );
+      expect(doubted.length).toBeGreaterThan(0);
+      expect(doubted.every((f) => f.severity === "warning" && /breaks its own schema/.test(f.documented))).toBe(true);
+    },
+  );
 
   it("holds a Swagger 2.0 body without consumes in doubt (Prism refuses every such body)", () => {
     const refused = findings("oas-examples-2.0-petstore.json").filter(
@@ -105,13 +114,16 @@ describe("real public documents against the Prism mock", () => {
     expect(refused.every((f) => f.severity === "warning" && /no Swagger 2.0 consumes/.test(f.documented))).toBe(true);
   });
 
-  it("reads a schema's own draft-04 $schema in its meaning: no value below an exclusive minimum is sent as valid", () => {
-    const positive = runs
-      .get("oas-examples-3.1-schema-validation-local.json")!
-      .filter((r) => r.phase === "positive" || r.phase === "examples");
-    expect(positive.every((r) => r.status === "passed")).toBe(true);
-    expect(positive.reduce((n, r) => n + r.exchanges, 0)).toBeGreaterThan(2);
-  });
+  it(
+    "reads a schema's own draft-04 $schema in its meaning: no " + "value below an exclusive minimum is sent as valid",
+    () => {
+      const positive = runs
+        .get("oas-examples-3.1-schema-validation-local.json")!
+        .filter((r) => r.phase === "positive" || r.phase === "examples");
+      expect(positive.every((r) => r.status === "passed")).toBe(true);
+      expect(positive.reduce((n, r) => n + r.exchanges, 0)).toBeGreaterThan(2);
+    },
+  );
 });
 
 afterAll(() => runs.clear());

@@ -162,24 +162,28 @@ describe("the baseline file", () => {
     expect(accepts(entry(), finding({ operation: "updateDataSchema" }))).toBe(false);
   });
 
-  it("keeps the reasons and expiries of existing entries, adds new errors with a 90-day expiry, and drops what no longer occurs", () => {
-    const now = new Date("2026-11-22T00:00:00Z");
-    const next = updatedBaseline(
-      { entries: [entry({ reason: "our reason" }), entry({ check: "gone" })] },
-      [
-        finding(),
-        finding({ check: "ignored_auth", instancePath: undefined, title: "The API answered" }),
-        finding({ check: "x", severity: "warning" }),
-      ],
-      now,
-    );
-    expect(next.entries).toHaveLength(2);
-    expect(next.entries.find((e) => e.check === "sitemap_link_count")!.reason).toBe("our reason");
-    expect(next.entries.find((e) => e.check === "ignored_auth")).toMatchObject({
-      place: "The API answered",
-      expires: "2027-02-20",
-    });
-  });
+  it(
+    "keeps the reasons and expiries of existing entries, adds new errors " +
+      "with a 90-day expiry, and drops what no longer occurs",
+    () => {
+      const now = new Date("2026-11-22T00:00:00Z");
+      const next = updatedBaseline(
+        { entries: [entry({ reason: "our reason" }), entry({ check: "gone" })] },
+        [
+          finding(),
+          finding({ check: "ignored_auth", instancePath: undefined, title: "The API answered" }),
+          finding({ check: "x", severity: "warning" }),
+        ],
+        now,
+      );
+      expect(next.entries).toHaveLength(2);
+      expect(next.entries.find((e) => e.check === "sitemap_link_count")!.reason).toBe("our reason");
+      expect(next.entries.find((e) => e.check === "ignored_auth")).toMatchObject({
+        place: "The API answered",
+        expires: "2027-02-20",
+      });
+    },
+  );
 
   it("refuses a malformed file, naming the entry and the rule", () => {
     const dir = tempDir("contract-baseline-unit-");

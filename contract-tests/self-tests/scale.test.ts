@@ -79,83 +79,95 @@ describe("$ref in URI-fragment form (RFC 6901 section 6)", () => {
 });
 
 describe("a schema that is not valid JSON Schema (a public document's `allOf` that is an object)", () => {
-  it("is a DocumentError naming its place, and the scenario that meets it is skipped saying so, not an internal error", async () => {
-    const schema = { allOf: { "3": { properties: { a: {} } } } };
-    const path = write(
-      "bad-schema.json",
-      document({
-        "/m": {
-          get: {
-            operationId: "m",
-            responses: { "200": { description: "ok", content: { "application/json": { schema } } } },
+  it(
+    "is a DocumentError naming its place, and the scenario that " +
+      "meets it is skipped saying so, not an internal error",
+    async () => {
+      const schema = { allOf: { "3": { properties: { a: {} } } } };
+      const path = write(
+        "bad-schema.json",
+        document({
+          "/m": {
+            get: {
+              operationId: "m",
+              responses: { "200": { description: "ok", content: { "application/json": { schema } } } },
+            },
           },
-        },
-      }),
-    );
-    const pointer = "/paths/~1m/get/responses/200/content/application~1json/schema";
-    // SpecValidator says where and why; the suite's model (issue 18's TolerantValidator) records it and goes on.
-    expect(() => new SpecValidator(specModel(path).doc).validate(pointer, {})).toThrow(
-      /^the schema at \/paths\/~1m\/get\/responses\/200\/content\/application~1json\/schema \(or one it refers to\) is not valid JSON Schema: allOf value must be \["array"\]$/,
-    );
-    expect(specModel(path).validator.problem(pointer)).toMatch(/allOf value must be/);
-    const run = new ContractRun(
-      readSettings({ CONTRACT_SPEC: path, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }),
-    );
-    const result = await run.execute({
-      id: "m/x",
-      operation: "m",
-      phase: "x",
-      title: "x",
-      run: async (ctx) => void new SpecValidator(ctx.model.doc).validate(pointer, {}),
-    });
-    expect(result).toMatchObject({
-      status: "skipped",
-      skipReason: expect.stringMatching(
-        /^skipped: the document cannot be used here: the schema at \/paths\/~1m\/get.* allOf value must be/,
-      ),
-    });
-    expect(result.error).toBeUndefined();
-  });
+        }),
+      );
+      const pointer = "/paths/~1m/get/responses/200/content/application~1json/schema";
+      // SpecValidator says where and why; the suite's model (issue 18's TolerantValidator) records it and goes on.
+      expect(() => new SpecValidator(specModel(path).doc).validate(pointer, {})).toThrow(
+        /^the schema at \/paths\/~1m\/get\/responses\/200\/content\/application~1json\/schema \(or one it refers to\) is not valid JSON Schema: allOf value must be \["array"\]$/,
+      );
+      expect(specModel(path).validator.problem(pointer)).toMatch(/allOf value must be/);
+      const run = new ContractRun(
+        readSettings({ CONTRACT_SPEC: path, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }),
+      );
+      const result = await run.execute({
+        id: "m/x",
+        operation: "m",
+        phase: "x",
+        title: "x",
+        run: async (ctx) => void new SpecValidator(ctx.model.doc).validate(pointer, {}),
+      });
+      expect(result).toMatchObject({
+        status: "skipped",
+        skipReason: expect.stringMatching(
+          /^skipped: the document cannot be used here: the schema at \/paths\/~1m\/get.* allOf value must be/,
+        ),
+      });
+      expect(result.error).toBeUndefined();
+    },
+  );
 });
 
 describe("patterns public documents write that are ECMAScript only without the u flag", () => {
-  it("are compiled without it (ajv and the negative phase), so their schemas are still checked, not an internal error", () => {
-    const path = write(
-      "patterns.json",
-      document({
-        "/p": {
-          get: {
-            operationId: "p",
-            parameters: [
-              { name: "q", in: "query", schema: { type: "string", pattern: "^[a-z\\-\\_]{2,5}$" } },
-              { name: "g", in: "query", schema: { type: "string", pattern: "^(?:{[0-9a-f]{2}}|[0-9a-f]{2})$" } },
-            ],
-            responses: { "200": { description: "ok" } },
+  it(
+    "are compiled without it (ajv and the negative phase), so their " +
+      "schemas are still checked, not an internal error",
+    () => {
+      const path = write(
+        "patterns.json",
+        document({
+          "/p": {
+            get: {
+              operationId: "p",
+              parameters: [
+                { name: "q", in: "query", schema: { type: "string", pattern: "^[a-z\\-\\_]{2,5}$" } },
+                { name: "g", in: "query", schema: { type: "string", pattern: "^(?:{[0-9a-f]{2}}|[0-9a-f]{2})$" } },
+              ],
+              responses: { "200": { description: "ok" } },
+            },
           },
-        },
-      }),
-    );
-    const model = specModel(path);
-    const [q, g] = model.operation("p").parameters;
-    expect(model.validator.validate(q!.schemaPointer, "a_b")).toEqual([]);
-    expect(model.validator.validate(q!.schemaPointer, "A")).not.toEqual([]);
-    expect(model.validator.validate(g!.schemaPointer, "{0f}")).toEqual([]);
-    expect(model.validator.validate(g!.schemaPointer, "{0g}")).not.toEqual([]);
-    expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({
-      value: "not matching!",
-      demand: "warning",
-    });
-    expect(() => invalidValues(model, { type: "string", pattern: "(" })).not.toThrow();
-  });
+        }),
+      );
+      const model = specModel(path);
+      const [q, g] = model.operation("p").parameters;
+      expect(model.validator.validate(q!.schemaPointer, "a_b")).toEqual([]);
+      expect(model.validator.validate(q!.schemaPointer, "A")).not.toEqual([]);
+      expect(model.validator.validate(g!.schemaPointer, "{0f}")).toEqual([]);
+      expect(model.validator.validate(g!.schemaPointer, "{0g}")).not.toEqual([]);
+      expect(invalidValues(model, q!.schema).find((m) => m.what.startsWith("a string not matching"))).toMatchObject({
+        value: "not matching!",
+        demand: "warning",
+      });
+      expect(() => invalidValues(model, { type: "string", pattern: "(" })).not.toThrow();
+    },
+  );
 });
 
 describe("parseDocument", () => {
-  it("reads JSON with JSON.parse (a duplicate key, which the YAML parser refuses, keeps the last value) and YAML, flow style included, with the YAML parser", () => {
-    expect(parseDocument(' {"a": 1, "a": 2}')).toEqual({ a: 2 });
-    expect(() => parseDocument("a: 1\na: 2\n")).toThrow(/unique/);
-    expect(parseDocument("{a: 1, b: [x]}")).toEqual({ a: 1, b: ["x"] });
-    expect(parseDocument("openapi: 3.1.0\n")).toEqual({ openapi: "3.1.0" });
-  });
+  it(
+    "reads JSON with JSON.parse (a duplicate key, which the YAML parser refuses, keeps " +
+      "the last value) and YAML, flow style included, with the YAML parser",
+    () => {
+      expect(parseDocument(' {"a": 1, "a": 2}')).toEqual({ a: 2 });
+      expect(() => parseDocument("a: 1\na: 2\n")).toThrow(/unique/);
+      expect(parseDocument("{a: 1, b: [x]}")).toEqual({ a: 1, b: ["x"] });
+      expect(parseDocument("openapi: 3.1.0\n")).toEqual({ openapi: "3.1.0" });
+    },
+  );
 });
 
 const op = (id: string, links: string[] = []) =>
@@ -172,7 +184,10 @@ const op = (id: string, links: string[] = []) =>
     ],
   }) as unknown as OperationEntry;
 
-/** The rule linkOrder keeps, written the slow, obvious way: the first ready operation in document order, else the first unplaced one. */
+/**
+ * The rule linkOrder keeps, written the slow, obvious way: the first ready operation in document order, else the
+ * first unplaced one.
+ */
 function naiveOrder(ops: OperationEntry[]): string[] {
   const sources = new Map(ops.map((o) => [o.operationId, new Set<string>()]));
   for (const o of ops)
@@ -246,7 +261,8 @@ describe("shards", () => {
         const shardOf = new Map(shares.flatMap((ids, i) => ids.map((id) => [id, i])));
         for (const o of ops)
           for (const l of o.responses[0]!.links) expect(shardOf.get(l.operationId)).toBe(shardOf.get(o.operationId));
-        // Groups are dealt largest first to the least-loaded shard: no shard holds more than another plus the largest group.
+        // Groups are dealt largest first to the least-loaded shard: no shard holds more than another plus the largest
+        // group.
         const largest = Math.max(...linkGroups(ops).map((x) => x.length));
         const sizes = shares.map((s) => s.length);
         expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(largest);
@@ -315,7 +331,8 @@ describe("against the Prism mock of the project's document", () => {
     expect(() => mergeReport([record({ index: 1, count: 2 }, [], 0)])).toThrow(/shard\(s\) 2 of 2 missing/);
   }, 120_000);
 
-  it("a run the request budget cuts short is incomplete, not a pass: the verdict, summary line, markdown and JUnit say how much was not run and why", async () => {
+  it("a run the request budget cuts short is incomplete, not a pass: the verdict, " +
+    "summary line, markdown and JUnit say how much was not run and why", async () => {
     const { run, results } = await runContract({ ...settings, maxRequests: 12 });
     const report = buildReport(
       { kind: "mock", baseUrl: settings.baseUrl, strict: false, spec: settings.specPath },
@@ -334,7 +351,9 @@ describe("against the Prism mock of the project's document", () => {
     expect(cut.length).toBeGreaterThan(3);
     // Scenarios skipped by their own rule (needs a live target) are not counted as cut.
     expect(results.filter((r) => r.skipReason?.includes("needs a live target")).every((r) => !r.notRun)).toBe(true);
-    const sentence = `INCOMPLETE: ${cut.length} scenario(s) of ${report.summary.notRun.operations} operation(s) were not run or not run to the end: the request budget of 12 is spent (CONTRACT_MAX_REQUESTS)`;
+    const sentence =
+      `INCOMPLETE: ${cut.length} scenario(s) of ${report.summary.notRun.operations} operation(s) were not ` +
+      `run or not run to the end: the request budget of 12 is spent (CONTRACT_MAX_REQUESTS)`;
     // The verdict carries the reach (here of no listed operation).
     expect(formatText(report)).toContain(`Summary: INCOMPLETE (no operation selected):`);
     expect(formatText(report)).toContain(sentence);
@@ -357,7 +376,8 @@ describe("against the Prism mock of the project's document", () => {
 });
 
 describe("the mock's start", () => {
-  it("a document Prism refuses is an invalid setting naming the document and Prism's reason with its place", async () => {
+  it("a document Prism refuses is an invalid setting naming the " +
+    "document and Prism's reason with its place", async () => {
     // Valid for the suite (it does not enter x- extensions), refused by Prism, as some public documents are.
     const path = write(
       "prism-refuses.json",
@@ -375,7 +395,8 @@ describe("the mock's start", () => {
     const err = await startMock({ specPath: path, prismStartTimeoutMs: 60_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SettingsError);
     expect((err as Error).message).toBe(
-      `CONTRACT_SPEC: the Prism mock refuses ${path}: at "#/paths/~1a/get/x-thing", token "components" in "#/components/nothing" does not exist`,
+      `CONTRACT_SPEC: the Prism mock refuses ${path}: at "#/paths/~1a/get/x-thing", ` +
+        `token "components" in "#/components/nothing" does not exist`,
     );
   }, 60_000);
 

@@ -44,17 +44,20 @@ describe("CONTRACT_SPEC", () => {
     ],
     [
       "an operationId used twice",
-      "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: {}}}\n  /b: {get: {operationId: x, responses: {}}}\n",
+      "openapi: 3.1.0\npaths:\n  /a: {get: {operationId: x, responses: " +
+        "{}}}\n  /b: {get: {operationId: x, responses: {}}}\n",
       /the operationId "x" is used twice \(GET \/a and GET \/b\)/,
     ],
     [
       "a dangling $ref in a default response",
-      "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {default: {description: d, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}}\n",
+      "openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses: {default: {description: d, " +
+        "content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}}\n",
       /the \$ref "#\/components\/schemas\/Gone" at \/paths\/~1a\/get\/responses\/default\/content\/application~1json\/schema does not resolve/,
     ],
     [
       "a dangling $ref in a property named enum",
-      "openapi: 3.1.0\npaths: {}\ncomponents: {schemas: {A: {properties: {enum: {$ref: '#/components/schemas/Gone'}}}}}\n",
+      "openapi: 3.1.0\npaths: {}\ncomponents: {schemas: {A: " +
+        "{properties: {enum: {$ref: '#/components/schemas/Gone'}}}}}\n",
       /at \/components\/schemas\/A\/properties\/enum does not resolve/,
     ],
     [
@@ -76,7 +79,8 @@ describe("CONTRACT_SPEC", () => {
     );
     const path = file(
       "other.yaml",
-      "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: {get: {responses: {}}}\n  /v1/x: {get: {responses: {}}}\n",
+      "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /things: " +
+        "{get: {responses: {}}}\n  /v1/x: {get: {responses: {}}}\n",
     );
     expect(readSettings({ ...live, CONTRACT_BASE_URL: "https://x/v1", CONTRACT_SPEC: path }).baseUrl).toBe(
       "https://x/v1",

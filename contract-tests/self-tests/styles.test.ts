@@ -72,15 +72,18 @@ describe("query styles", () => {
     ]);
   });
 
-  it("gathers the pairs of a request: repeated keys as lists, a deepObject's members under their bracketed names", () => {
-    const op = {
-      operationId: "o",
-      method: "GET",
-      path: "/x",
-      parameters: [param("query", "form", true), { ...param("query", "deepObject", true), name: "f" }],
-    } as unknown as OperationEntry;
-    expect(
-      toRequest(op, { path: {}, query: { color: COLOR_ARRAY, f: { a: 1 } }, header: {}, cookie: {} }).query,
-    ).toEqual({ color: COLOR_ARRAY, "f[a]": "1" });
-  });
+  it(
+    "gathers the pairs of a request: repeated keys as lists, a " + "deepObject's members under their bracketed names",
+    () => {
+      const op = {
+        operationId: "o",
+        method: "GET",
+        path: "/x",
+        parameters: [param("query", "form", true), { ...param("query", "deepObject", true), name: "f" }],
+      } as unknown as OperationEntry;
+      expect(
+        toRequest(op, { path: {}, query: { color: COLOR_ARRAY, f: { a: 1 } }, header: {}, cookie: {} }).query,
+      ).toEqual({ color: COLOR_ARRAY, "f[a]": "1" });
+    },
+  );
 });

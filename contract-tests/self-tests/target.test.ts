@@ -1,4 +1,7 @@
-/** The suite's HTTP side against real local servers: retries of unreached connections, causes, 429s, bodies, secrets, budget, breaker. */
+/**
+ * The suite's HTTP side against real local servers: retries of unreached connections, causes, 429s, bodies, secrets,
+ * budget, breaker.
+ */
 import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";

@@ -178,25 +178,28 @@ describe("a response that began is the target's", () => {
     expect(verdict).toBe("pass");
   });
 
-  it("ends a stalled body at the request's deadline, recorded on the exchange, and opens the breaker after three", async () => {
-    const target = createTarget(
-      readSettings({
-        CONTRACT_BASE_URL: servers.get("a body that stalls after the headers")!.url,
-        CONTRACT_API_KEY: "k",
-        CONTRACT_TIMEOUT_MS: String(DEADLINE_MS),
-      }),
-    );
-    const get = { operation: "listItems", method: "GET", path: "/items" };
-    for (let i = 0; i < 3; i++) {
-      const { response } = await target.send(get);
-      expect(response).toMatchObject({ status: 200, bodyError: { kind: "timeout" } });
-      expect(response.bodyError!.bytesRead).toBe(half.length);
-      // The deadline fired (the exchange is recorded as at least that long), and no second wait followed it.
-      expect(response.elapsedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
-      expect(response.elapsedMs).toBeLessThan(10_000);
-    }
-    await expect(target.send(get)).rejects.toThrow(/3 requests in a row got no complete answer within the deadline/);
-  });
+  it(
+    "ends a stalled body at the request's deadline, recorded on " + "the exchange, and opens the breaker after three",
+    async () => {
+      const target = createTarget(
+        readSettings({
+          CONTRACT_BASE_URL: servers.get("a body that stalls after the headers")!.url,
+          CONTRACT_API_KEY: "k",
+          CONTRACT_TIMEOUT_MS: String(DEADLINE_MS),
+        }),
+      );
+      const get = { operation: "listItems", method: "GET", path: "/items" };
+      for (let i = 0; i < 3; i++) {
+        const { response } = await target.send(get);
+        expect(response).toMatchObject({ status: 200, bodyError: { kind: "timeout" } });
+        expect(response.bodyError!.bytesRead).toBe(half.length);
+        // The deadline fired (the exchange is recorded as at least that long), and no second wait followed it.
+        expect(response.elapsedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 10);
+        expect(response.elapsedMs).toBeLessThan(10_000);
+      }
+      await expect(target.send(get)).rejects.toThrow(/3 requests in a row got no complete answer within the deadline/);
+    },
+  );
 
   it("npm run contract exits 1 (FAIL) on the corrupt gzip, the finding in its summary", async () => {
     const out = await runSuite(

@@ -1,4 +1,7 @@
-/** Schemathesis's unsupported_method, adopted as warnings: the check on its own, and which method the phase sends where. */
+/**
+ * Schemathesis's unsupported_method, adopted as warnings: the check on its own, and which method the phase sends
+ * where.
+ */
 import { describe, expect, it } from "vitest";
 import { ALL_CHECKS } from "../modules/index.js";
 
@@ -37,14 +40,18 @@ describe("unsupported_method", () => {
     expect(judge(GET_SITEMAP(200), "acceptance")).toEqual([]);
   });
 
-  it("sends GET to each path that lacks it, on a live target only (a safe method; the mock's answer says nothing of the service)", () => {
-    const sent = (kind: "live" | "mock") =>
-      Object.fromEntries(model.operations.map((op) => [op.path, unsupportedMethodFor(model, { kind }, op)]));
-    expect(sent("live")).toEqual({
-      "/v1/site/map": "GET",
-      "/v1/schemas/{id}": "GET",
-      "/v1/browser/requests": undefined,
-    });
-    expect(Object.values(sent("mock")).filter(Boolean)).toEqual([]);
-  });
+  it(
+    "sends GET to each path that lacks it, on a live target only (a safe " +
+      "method; the mock's answer says nothing of the service)",
+    () => {
+      const sent = (kind: "live" | "mock") =>
+        Object.fromEntries(model.operations.map((op) => [op.path, unsupportedMethodFor(model, { kind }, op)]));
+      expect(sent("live")).toEqual({
+        "/v1/site/map": "GET",
+        "/v1/schemas/{id}": "GET",
+        "/v1/browser/requests": undefined,
+      });
+      expect(Object.values(sent("mock")).filter(Boolean)).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,7 @@
-/** Where the credential goes and what is accepted, read per operation from its security and responses; sent so on the wire. */
+/**
+ * Where the credential goes and what is accepted, read per operation from its security and responses; sent so on the
+ * wire.
+ */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -103,67 +106,75 @@ describe("the target sends what the rules say", () => {
   let server: TestServer | undefined;
   afterEach(async () => server?.close());
 
-  it("puts the credential in the query and a cookie, sends the operation's Accept, and records neither secret", async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, {}));
-    const rules: WireRules = {
-      auth: () => ({
-        kind: "placed",
-        placements: [
-          { in: "query", name: "api_key", format: "raw" },
-          { in: "cookie", name: "sid", format: "raw" },
-          { in: "header", name: "Authorization", format: "basic" },
-        ],
-        optional: false,
-      }),
-      accept: () => "text/plain",
-    };
-    const target = createTarget(readSettings({ CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: KEY }), rules);
-    const ex = await target.send({ operation: "ping", method: "GET", path: "/ping", query: { a: "1" } });
-    const seen = server.requests[0]!;
-    expect(new URL(seen.url, server.url).searchParams.get("api_key")).toBe(KEY);
-    expect(new URL(seen.url, server.url).searchParams.get("a")).toBe("1");
-    expect(seen.headers.cookie).toBe(`sid=${encodeURIComponent(KEY)}`);
-    expect(seen.headers.authorization).toBe(`Basic ${Buffer.from(`${KEY}:`).toString("base64")}`);
-    expect(seen.headers.accept).toBe("text/plain");
-    expect(seen.headers["x-api-key"]).toBeUndefined();
-    const recorded = JSON.stringify(ex);
-    for (const form of [KEY, encodeURIComponent(KEY), Buffer.from(`${KEY}:`).toString("base64")])
-      expect(recorded).not.toContain(form);
-    // A real key shows as the variable that holds it: the curl line runs as printed and never holds the key.
-    expect(ex.request.headers).toMatchObject({
-      authorization: `Basic $(printf '%s:' "$CONTRACT_API_KEY" | base64 -w0)`,
-      cookie: "sid=$CONTRACT_API_KEY",
-    });
-    expect(ex.request.url).toBe(`${server.url}/ping?a=1&api_key=$CONTRACT_API_KEY`);
-  });
+  it(
+    "puts the credential in the query and a cookie, sends the " + "operation's Accept, and records neither secret",
+    async () => {
+      server = await startServer((_req, res) => sendJson(res, 200, {}));
+      const rules: WireRules = {
+        auth: () => ({
+          kind: "placed",
+          placements: [
+            { in: "query", name: "api_key", format: "raw" },
+            { in: "cookie", name: "sid", format: "raw" },
+            { in: "header", name: "Authorization", format: "basic" },
+          ],
+          optional: false,
+        }),
+        accept: () => "text/plain",
+      };
+      const target = createTarget(readSettings({ CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: KEY }), rules);
+      const ex = await target.send({ operation: "ping", method: "GET", path: "/ping", query: { a: "1" } });
+      const seen = server.requests[0]!;
+      expect(new URL(seen.url, server.url).searchParams.get("api_key")).toBe(KEY);
+      expect(new URL(seen.url, server.url).searchParams.get("a")).toBe("1");
+      expect(seen.headers.cookie).toBe(`sid=${encodeURIComponent(KEY)}`);
+      expect(seen.headers.authorization).toBe(`Basic ${Buffer.from(`${KEY}:`).toString("base64")}`);
+      expect(seen.headers.accept).toBe("text/plain");
+      expect(seen.headers["x-api-key"]).toBeUndefined();
+      const recorded = JSON.stringify(ex);
+      for (const form of [KEY, encodeURIComponent(KEY), Buffer.from(`${KEY}:`).toString("base64")])
+        expect(recorded).not.toContain(form);
+      // A real key shows as the variable that holds it: the curl line runs as printed and never holds the key.
+      expect(ex.request.headers).toMatchObject({
+        authorization: `Basic $(printf '%s:' "$CONTRACT_API_KEY" | base64 -w0)`,
+        cookie: "sid=$CONTRACT_API_KEY",
+      });
+      expect(ex.request.url).toBe(`${server.url}/ping?a=1&api_key=$CONTRACT_API_KEY`);
+    },
+  );
 
-  it("prints a curl line that sends, run as printed in a shell with CONTRACT_API_KEY set, the very key and body the suite sent", async () => {
-    server = await startServer((_req, res) => sendJson(res, 200, {}));
-    const rules: WireRules = {
-      auth: () => ({
-        kind: "placed",
-        placements: [
-          { in: "header", name: "X-Key", format: "raw" },
-          { in: "header", name: "Authorization", format: "basic" },
-        ],
-        optional: false,
-      }),
-      accept: () => "application/json",
-    };
-    const target = createTarget(readSettings({ CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: KEY }), rules);
-    const ex = await target.send({
-      operation: "ping",
-      method: "POST",
-      path: "/ping",
-      json: { quote: `it's "$HOME" \`x\`` },
-    });
-    const { curl } = finding(ex, { severity: "error", title: "t", received: "r", documented: "d" });
-    expect(curl).not.toContain(KEY);
-    await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, CONTRACT_API_KEY: KEY } });
-    const [sent, replayed] = server.requests;
-    for (const h of ["x-key", "authorization", "content-type"]) expect(replayed!.headers[h], h).toBe(sent!.headers[h]);
-    expect(replayed!.body).toBe(sent!.body);
-  });
+  it(
+    "prints a curl line that sends, run as printed in a shell with " +
+      "CONTRACT_API_KEY set, the very key and body the suite sent",
+    async () => {
+      server = await startServer((_req, res) => sendJson(res, 200, {}));
+      const rules: WireRules = {
+        auth: () => ({
+          kind: "placed",
+          placements: [
+            { in: "header", name: "X-Key", format: "raw" },
+            { in: "header", name: "Authorization", format: "basic" },
+          ],
+          optional: false,
+        }),
+        accept: () => "application/json",
+      };
+      const target = createTarget(readSettings({ CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: KEY }), rules);
+      const ex = await target.send({
+        operation: "ping",
+        method: "POST",
+        path: "/ping",
+        json: { quote: `it's "$HOME" \`x\`` },
+      });
+      const { curl } = finding(ex, { severity: "error", title: "t", received: "r", documented: "d" });
+      expect(curl).not.toContain(KEY);
+      await promisify(execFile)("bash", ["-c", curl], { env: { ...process.env, CONTRACT_API_KEY: KEY } });
+      const [sent, replayed] = server.requests;
+      for (const h of ["x-key", "authorization", "content-type"])
+        expect(replayed!.headers[h], h).toBe(sent!.headers[h]);
+      expect(replayed!.body).toBe(sent!.body);
+    },
+  );
 
   it("sends no credential at all for the no-key probe, and the probe's own value for a wrong one", async () => {
     server = await startServer((_req, res) => sendJson(res, 401, {}));

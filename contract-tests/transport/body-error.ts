@@ -78,7 +78,9 @@ export function charsetFailure(contentType: string | null, bytes: Uint8Array): B
   const shown = Array.from(bytes.subarray(at, at + 4), (b) => `0x${b.toString(16).toUpperCase().padStart(2, "0")}`);
   return {
     kind: "charset",
-    detail: `the ${media} body (${charset ? `charset=${charset}` : "JSON: UTF-8 by RFC 8259 8.1"}) is not valid UTF-8: ${shown.join(" ")} at byte ${at} of ${bytes.length}`,
+    detail:
+      `the ${media} body (${charset ? `charset=${charset}` : "JSON: UTF-8 by RFC 8259 8.1"}) ` +
+      `is not valid UTF-8: ${shown.join(" ")} at byte ${at} of ${bytes.length}`,
     bytesRead: bytes.length,
   };
 }

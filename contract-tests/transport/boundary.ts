@@ -59,7 +59,8 @@ export function requestUrl(baseUrl: string, path: string, query: string, what: s
     .find((d) => d !== undefined);
   if (dot !== undefined)
     refuse(
-      `the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)} (as written or percent-decoded), which would resolve to another path`,
+      `the path ${JSON.stringify(joined.slice(0, 200))} has the dot segment ${JSON.stringify(dot)} ` +
+        `(as written or percent-decoded), which would resolve to another path`,
     );
   const text = `${base.origin}${basePath}${joined}${query ? `${joined.includes("?") ? "&" : "?"}${query}` : ""}`;
   let url: URL;

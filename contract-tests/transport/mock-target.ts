@@ -11,7 +11,10 @@ import type { Settings } from "../config/settings.js";
 /** Writes whole lines (the command line scrubs every key of the run from them). */
 export type Out = (line: string) => void;
 
-/** The Prism mock of the document, or an invalid setting when Prism is not installed, refuses the document or does not listen in time. */
+/**
+ * The Prism mock of the document, or an invalid setting when Prism is not installed, refuses the document or does not
+ * listen in time.
+ */
 export async function startMock(
   settings: Pick<Settings, "specPath" | "prismStartTimeoutMs">,
   progress: Out = (l) => console.error(l),
@@ -25,19 +28,23 @@ export async function startMock(
       startTimeoutMs: timeoutMs,
       onWaiting: (ms, of) =>
         progress(
-          `contract: the Prism mock is loading ${spec} (${mb} MB): ${Math.round(ms / 1000)} s of at most ${Math.round(of / 1000)} s`,
+          `contract: the Prism mock is loading ${spec} (${mb} MB): ${Math.round(ms / 1000)} ` +
+            `s of at most ${Math.round(of / 1000)} s`,
         ),
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND")
       throw new SettingsError(
-        "no --base-url (CONTRACT_BASE_URL) was given, and the Prism mock it would start needs @stoplight/prism-cli: install it (npm install --save-dev @stoplight/prism-cli@5.14.2) or name a server",
+        "no --base-url (CONTRACT_BASE_URL) was given, and the Prism mock it would start needs " +
+          "@stoplight/prism-cli: install it (npm install --save-dev @stoplight/prism-cli@5.14.2) or name a " +
+          "server",
       );
     if (!(err instanceof PrismStartError)) throw err;
     if (err.reason === "exited")
       throw new SettingsError(`CONTRACT_SPEC: the Prism mock refuses ${spec}: ${err.prismMessage}`);
     throw new SettingsError(
-      `CONTRACT_PRISM_START_TIMEOUT_MS: the Prism mock did not listen within ${timeoutMs} ms on ${spec} (${mb} MB); set --prism-start-timeout-ms (CONTRACT_PRISM_START_TIMEOUT_MS) higher on a slow or busy machine`,
+      `CONTRACT_PRISM_START_TIMEOUT_MS: the Prism mock did not listen within ${timeoutMs} ms on ${spec} (${mb} ` +
+        `MB); set --prism-start-timeout-ms (CONTRACT_PRISM_START_TIMEOUT_MS) higher on a slow or busy machine`,
     );
   }
 }

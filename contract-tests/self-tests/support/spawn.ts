@@ -1,4 +1,7 @@
-/** Spawns the contract suite's command line (contract-tests/cli/run.ts, what `npm run contract` and `webauto-contract` run) as users run it, and collects what it produced. */
+/**
+ * Spawns the contract suite's command line (contract-tests/cli/run.ts, what `npm run contract` and `webauto-contract`
+ * run) as users run it, and collects what it produced.
+ */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
