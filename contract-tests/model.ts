@@ -35,8 +35,9 @@ export class SpecModel {
   ) {
     this.#source = source;
     this.doc = view;
-    this.operations = asWritten(buildOperationTable(this.doc), specPath);
-    this.requestDoubts = requestDoubts(this.operations, specPath);
+    const table = buildOperationTable(this.doc);
+    this.operations = asWritten(table, specPath);
+    this.requestDoubts = requestDoubts(table, specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
   }

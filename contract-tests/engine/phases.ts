@@ -6,7 +6,7 @@ import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../opena
 import type { SpecModel } from "../model.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec } from "../target.js";
-import { authPlan, emptyProbeDoubt } from "../wire.js";
+import { authPlan, emptyProbeDoubt, writtenByTransport } from "../wire.js";
 import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
@@ -280,8 +280,10 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       if (invalid(candidate) && !leftOut(candidate))
         add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
-  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
+  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers); a
+  // header the transport writes anyway (Host, Content-Length with a body, User-Agent) cannot be left out.
   for (const p of requiredParameters(op)) {
+    if (p.in === "header" && writtenByTransport(p.name, values.body !== undefined)) continue;
     const v = cloneValues(values);
     delete bucketOf(v, p.in)[p.name];
     add(toRequest(op, v), `required ${p.in} parameter ${p.name} left out`);

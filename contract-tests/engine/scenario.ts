@@ -8,6 +8,7 @@ import type { SpecModel } from "../model.js";
 import { moduleCheckIds } from "../modules/index.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
+import { wireLoss } from "./requests.js";
 import { selectedChecks } from "./select.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
 
@@ -38,6 +39,12 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
   return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
 }
 
+/** Why a valid body did not reach the server valid as its media type writes it (see wireLoss). */
+function bodyNotCarried(model: SpecModel, ex: Exchange): string | undefined {
+  if (ex.request.bodyText === undefined || ex.request.json === undefined || !model.has(ex.operation)) return undefined;
+  return wireLoss(model, model.operation(ex.operation), ex.request.json);
+}
+
 /** Collects the findings of one scenario. */
 export class Verdict {
   readonly findings: Finding[] = [];
@@ -64,11 +71,16 @@ export class Verdict {
   /** Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. */
   only(ex: Exchange, ids: readonly string[], ctx: Partial<Omit<CheckContext, "model">> = {}): CheckContext {
     this.exchanges++;
-    // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
+    // A request the transport did not send as built (a header left out) is in doubt whatever it meant; doubts
+    // about how the suite built a valid request concern acceptance only (a probe brings its own).
     const accepting = (ctx.intent ?? "acceptance") === "acceptance";
-    const doubt = accepting
-      ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex))
-      : undefined;
+    const doubt =
+      ex.request.doubt ??
+      (accepting
+        ? (this.model.requestDoubts.get(ex.operation) ??
+          emptyRequiredBody(this.model, ex) ??
+          bodyNotCarried(this.model.forRequests, ex))
+        : undefined);
     const full: CheckContext = {
       intent: "acceptance",
       strict: this.settings.strict,
