@@ -1,4 +1,5 @@
 /** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { isJsonMedia, matchingMedia } from "../openapi/lib/operations.js";
 import { isMapping } from "../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
@@ -144,4 +145,11 @@ function toCurl(request: SentRequest): string {
 /** A finding about `exchange` (the registry adds the check id): the operation and the curl command filled in. */
 export function finding(exchange: Exchange, f: Omit<Finding, "check" | "operation" | "curl">): Omit<Finding, "check"> {
   return { ...f, operation: exchange.operation, curl: toCurl(exchange.request) };
+}
+
+/** What a failed keyword asks; a failing anyOf/oneOf names its branch closest to the value and what that branch fails. */
+export function ruleText(err: ErrorObject): string {
+  return typeof err.params.closest === "string"
+    ? `${err.keyword}: no branch matches; the closest, ${err.params.closest}, fails: ${err.params.closestFails}`
+    : `${err.keyword} ${show(err.params, 160)}`;
 }

@@ -297,4 +297,76 @@ export class SpecValidator {
     const fn = this.validator(pointer);
     return fn(value) ? [] : [...(fn.errors ?? [])];
   }
+
+  /**
+   * ajv's errors as one finding per broken rule: an `anyOf`/`oneOf` no branch matches is one error, not one
+   * per losing branch, naming the branch closest to the value (its discriminator's, else the one whose type
+   * and tags match with the fewest errors) in `params.closest`, and what it fails in `params.closestFails`.
+   */
+  explain(pointer: string, value: unknown): ErrorObject[] {
+    const errors = this.validate(pointer, value);
+    // ajv (allErrors) writes a failing combinator's branch errors just before its own, in branch order.
+    for (let i = errors.length - 1; i >= 0; i--) {
+      const err = errors[i]!;
+      const branches = (err.parentSchema as Record<string, unknown> | undefined)?.[err.keyword];
+      if ((err.keyword !== "anyOf" && err.keyword !== "oneOf") || !Array.isArray(branches)) continue;
+      if (err.keyword === "oneOf" && err.params.passingSchemas) continue; // several matched: no branch errors
+      const at = this.schemaPathOf(err);
+      if (!at.startsWith("#/")) continue;
+      const raw = branches.map((_b, n) => this.validate(`${at.slice(1)}/${n}`, err.data));
+      const count = raw.reduce((sum, e) => sum + e.length, 0);
+      const region = errors.slice(i - count, i);
+      const same = (a: ErrorObject, b: ErrorObject) =>
+        a.keyword === b.keyword && a.instancePath === err.instancePath + b.instancePath;
+      if (i - count < 0 || !raw.flat().every((e, n) => same(region[n]!, e))) continue;
+      const best = closestBranch(err, raw);
+      const explained = this.explain(`${at.slice(1)}/${best}`, err.data);
+      const shown = explained
+        .slice(0, 3)
+        .map((e) => `${err.instancePath + e.instancePath || "(root)"} ${e.message ?? e.keyword}`)
+        .join("; ");
+      const ref =
+        isMapping(branches[best]) && typeof branches[best].$ref === "string" ? ` (${branches[best].$ref})` : "";
+      errors.splice(i - count, count + 1, {
+        ...err,
+        params: {
+          ...err.params,
+          closest: `${at}/${best}${ref}`,
+          closestFails: `${shown}${explained.length > 3 ? `; and ${explained.length - 3} more` : ""}`,
+        },
+      });
+      i -= count;
+    }
+    return errors;
+  }
+}
+
+/**
+ * The branch of a failing `anyOf`/`oneOf` closest to its value: the one its discriminator names, else the
+ * one whose type matches, then whose tags (a `const` or `enum` member) match, then with the fewest errors.
+ */
+function closestBranch(err: ErrorObject, branchErrors: ErrorObject[][]): number {
+  const parent = err.parentSchema as Record<string, any>;
+  const branches = parent[err.keyword] as unknown[];
+  const property = parent.discriminator?.propertyName;
+  const tag = isMapping(err.data) && typeof property === "string" ? err.data[property] : undefined;
+  if (typeof tag === "string") {
+    const target = isMapping(parent.discriminator.mapping) ? parent.discriminator.mapping[tag] : undefined;
+    const named = branches.findIndex(
+      (b) => isMapping(b) && typeof b.$ref === "string" && (b.$ref === target || b.$ref.endsWith(`/${tag}`)),
+    );
+    if (named >= 0) return named;
+  }
+  const score = (errors: ErrorObject[]) => [
+    errors.some((e) => e.instancePath === "" && e.keyword === "type") ? 1 : 0,
+    errors.some((e) => (e.keyword === "const" || e.keyword === "enum") && /^\/[^/]*$/.test(e.instancePath)) ? 1 : 0,
+    errors.length,
+  ];
+  let best = 0;
+  for (let n = 1; n < branchErrors.length; n++) {
+    const [a, b] = [score(branchErrors[n]!), score(branchErrors[best]!)];
+    const k = a.findIndex((x, j) => x !== b[j]);
+    if (k >= 0 && a[k]! < b[k]!) best = n;
+  }
+  return best;
 }
