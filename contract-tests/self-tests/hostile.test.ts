@@ -306,6 +306,111 @@ describe("depth: a document nested deeper than its readers can follow is refused
   });
 });
 
+describe("null where a schema, a value or an object is expected (values from documents can be null anywhere)", () => {
+  it("runs every phase with no internal error: a nullable body whose valid value is null, null examples, members and maps", async () => {
+    // just-eat.co.uk's shape: a required body under a nullable object schema, whose generated valid value is null.
+    const nullableBody = {
+      type: "object",
+      nullable: true,
+      required: ["decision"],
+      properties: {
+        decision: { type: "string", enum: ["Accepted", "Rejected"] },
+        justification: { type: "object", nullable: true, properties: { comments: { type: "string", nullable: true } } },
+      },
+    };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "nulls", version: "1", description: null, contact: null },
+      servers: null,
+      tags: null,
+      externalDocs: null,
+      components: {
+        schemas: { Response: nullableBody, Nothing: null },
+        responses: null,
+        parameters: { Unused: null },
+        securitySchemes: null,
+      },
+      paths: {
+        "/claims/{id}": {
+          parameters: null,
+          summary: null,
+          post: {
+            operationId: "respond",
+            tags: null,
+            callbacks: null,
+            parameters: [
+              { name: "id", in: "path", required: true, schema: { type: "string", nullable: true }, example: null },
+              { name: "q", in: "query", schema: { type: "string", nullable: true }, example: null, examples: null },
+              { name: "broken", in: "header", schema: null },
+              { name: "c", in: "cookie", required: null, schema: { type: "object", nullable: true }, style: null },
+            ],
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: { $ref: "#/components/schemas/Response" },
+                  examples: { none: { value: null }, missing: null },
+                },
+              },
+            },
+            responses: {
+              "200": {
+                description: null,
+                headers: { "X-A": null, "X-B": { schema: null } },
+                links: { l: null, next: { operationId: "getClaim", parameters: { id: "$response.body#/decision" } } },
+                content: {
+                  "application/json": {
+                    schema: { type: "object", nullable: true, properties: { decision: { nullable: true } } },
+                    example: null,
+                    examples: { x: null },
+                  },
+                },
+              },
+              "422": { description: "invalid", content: null },
+              default: null,
+            },
+          },
+          get: {
+            operationId: "getClaim",
+            parameters: [null, { name: "id", in: "path", required: true, schema: { type: "string" } }],
+            requestBody: null,
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { properties: null, required: null } } },
+              },
+            },
+          },
+          put: {
+            operationId: "justify",
+            requestBody: {
+              required: true,
+              content: {
+                "application/x-www-form-urlencoded": {
+                  schema: { $ref: "#/components/schemas/Response" },
+                  encoding: { decision: null, justification: { style: null, contentType: null } },
+                },
+              },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+          delete: null,
+        },
+      },
+    };
+    const { results } = await run(write("nulls.json", JSON.stringify(doc)), server.url, {
+      CONTRACT_PARAMS: JSON.stringify({ "respond.id": "c1", "justify.id": "c1", "getClaim.id": "c1" }),
+    });
+    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
+    expect(results.find((r) => r.id === "justify/negative")?.status).not.toBe("skipped");
+    // The schema written as null is named as the document's problem, never a TypeError about it.
+    expect(skipReasons(results)).toMatch(
+      /the schema at \/paths\/~1claims~1\{id\}\/post\/parameters\/2\/schema is null/,
+    );
+    expect(skipReasons(results)).not.toMatch(/Cannot read properties/);
+  });
+});
+
 describe("bounds: a small document cannot hang the run", () => {
   const fanout: Record<string, unknown> = {};
   for (let level = 0; level < 7; level++)
