@@ -10,6 +10,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { MediaEntry, OperationEntry } from "../openapi/lib/operations.js";
 import { readDocumentFile } from "../openapi/lib/self-contained.js";
 import {
+  derefSchema,
   forEachNode,
   isMapping,
   loadSpec,
@@ -132,6 +133,21 @@ function written(path: string): Record<string, any> | undefined {
   return WRITTEN.get(path);
 }
 
+/** The required header parameters named Authorization or Content-Type (which OpenAPI ignores) of the operation at `pointer`, as written. */
+function ignoredRequiredHeaders(source: Record<string, any> | undefined, pointer: string): string[] {
+  if (!source) return [];
+  const lists = [
+    resolvePointer(source, `${pointer}/parameters`),
+    resolvePointer(source, `${pointer.replace(/\/[^/]+$/, "")}/parameters`),
+  ];
+  return lists
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .map((p) => derefSchema(source, p).schema as unknown)
+    .filter((p): p is Record<string, any> => isMapping(p) && p.in === "header" && p.required === true)
+    .map((p) => String(p.name))
+    .filter((name) => /^(authorization|content-type)$/i.test(name));
+}
+
 /** False for the methods on which the transport (fetch) refuses a body: GET and HEAD. */
 const sendsBody = (method: string) => method !== "GET" && method !== "HEAD";
 
@@ -149,8 +165,21 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
   const out = new Map<string, string>();
   const add = (id: string, doubt: string) => out.set(id, out.has(id) ? `${out.get(id)}; ${doubt}` : doubt);
   for (const op of operations) {
-    const doubt = credentialDoubt(authPlan(op));
+    const plan = authPlan(op);
+    const doubt = credentialDoubt(plan);
     if (doubt) add(op.operationId, doubt);
+    const placed = plan.kind === "placed" ? plan.placements : [];
+    const authorizes = placed.some((p) => p.in === "header" && p.name.toLowerCase() === "authorization");
+    for (const name of new Set(ignoredRequiredHeaders(source, op.pointer)))
+      if (
+        name.toLowerCase() === "authorization"
+          ? !authorizes
+          : !(op.requestBody && sendsBody(op.method)) && /^content-type$/i.test(name)
+      )
+        add(
+          op.operationId,
+          `the document requires a header parameter ${name}, which OpenAPI says to ignore (${name.toLowerCase() === "authorization" ? "a security scheme carries it, and none of this operation's sends one" : "the body's media type sets it, and this request has no body"}): the suite sends none, so the request is not the input the document describes`,
+        );
     if (op.requestBody?.required && !sendsBody(op.method))
       add(
         op.operationId,

@@ -74,6 +74,7 @@ const ok = (schema: object = { type: "array" }, extra: object = {}) => ({
   "200": { description: "ok", content: { "application/json": { schema, ...extra } } },
 });
 const info = { title: "shape", version: "1" };
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 describe("example pairs: headers merged, only selectable examples asked for", () => {
   it("keeps a required header parameter next to Prism's Prefer header", async () => {
@@ -512,6 +513,59 @@ describe("a header the transport cannot send as the document gives it", () => {
       seen.some((r) => r.headers["x-sig"] !== undefined && r.method === "POST"),
       "a negative value of X-Sig the wire carries is still sent",
     ).toBe(true);
+  });
+
+  it("holds a refusal in doubt when the document requires an Authorization header parameter (which OpenAPI ignores) and no security scheme sends one", async () => {
+    // just-eat.co.uk's shape: the partner key as a required header parameter, with no security requirement.
+    const doc = (security: boolean) => ({
+      openapi: "3.0.3",
+      info,
+      ...(security
+        ? { components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "Authorization" } } } }
+        : {}),
+      paths: {
+        "/order": {
+          post: {
+            operationId: "placeOrder",
+            ...(security ? { security: [{ key: [] }] } : {}),
+            parameters: [{ name: "Authorization", in: "header", required: true, schema: { type: "string" } }],
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: { type: "object", properties: { n: { type: "integer" } } } } },
+            },
+            responses: {
+              ...ok({ type: "object" }),
+              "400": { description: "invalid" },
+              "401": { description: "no key" },
+            },
+          },
+        },
+      },
+    });
+    // Like a real server: the key is required, and the body must be a JSON object whose n, if any, is an integer.
+    answers.set("/order", (r) => {
+      let body: unknown;
+      try {
+        body = r.headers["content-type"] === "application/json" ? JSON.parse(r.body) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const n = (body as { n?: unknown } | undefined)?.n;
+      const valid = isObject(body) && (n === undefined || Number.isInteger(n));
+      return r.headers.authorization === "k" && valid
+        ? { status: 200, body: {} }
+        : { status: 400, body: { message: "Authorization and a valid order are required" } };
+    });
+    const results = await run("authorization-parameter", doc(false));
+    expect(errors(results)).toEqual([]);
+    expect(
+      results.flatMap((r) => r.findings).find((f) => f.check === "positive_data_acceptance" && f.severity === "warning")
+        ?.documented,
+    ).toMatch(/requires a header parameter Authorization, which OpenAPI says to ignore/);
+    // Where a security scheme sends it, the request carries it: no doubt, and it is accepted.
+    const secured = await run("authorization-scheme", doc(true));
+    expect(errors(secured)).toEqual([]);
+    expect(secured.find((r) => r.phase === "positive")?.status).toBe("passed");
   });
 
   it("names each header the transport cannot carry as given (pure: what goes, and why the rest does not)", async () => {
