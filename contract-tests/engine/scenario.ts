@@ -8,7 +8,7 @@ import type { SpecModel } from "../model.js";
 import { moduleCheckIds } from "../modules/index.js";
 import type { Settings } from "../settings.js";
 import type { RequestSpec, Target } from "../target.js";
-import { wireLoss } from "./requests.js";
+import { fromWire, wireLoss } from "./requests.js";
 import { selectedChecks } from "./select.js";
 import type { CheckContext, Exchange, Finding } from "../types.js";
 
@@ -37,6 +37,25 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
   if (text === "null")
     return "the required body is valid as JSON null, which servers (and Prism) commonly read as no body";
   return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
+}
+
+/**
+ * Why a query or header parameter of a request meant as valid is not valid as the server reads its text (a
+ * null written as "null", a number the text does not carry): the wire lost what the suite judged.
+ */
+function parameterNotCarried(model: SpecModel, ex: Exchange): string | undefined {
+  if (!model.has(ex.operation)) return undefined;
+  const headers = new Map(Object.entries(ex.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  for (const p of model.operation(ex.operation).parameters) {
+    const wire =
+      p.in === "query" ? ex.request.query[p.name] : p.in === "header" ? headers.get(p.name.toLowerCase()) : undefined;
+    // An object's members go under their own names (exploded, deepObject): not read back here.
+    if (wire === undefined || model.deref(p.schema, "").schema?.type === "object") continue;
+    const [broken] = model.validator.validate(p.schemaPointer, fromWire(model, p, wire));
+    if (broken)
+      return `the ${p.in} parameter ${p.name} goes on the wire as ${JSON.stringify(wire).slice(0, 80)}, which as the server reads it breaks ${broken.keyword} (${broken.message ?? ""}): the wire does not carry the valid value the suite chose`;
+  }
+  return undefined;
 }
 
 /** Why a valid body did not reach the server valid as its media type writes it (see wireLoss). */
@@ -79,7 +98,8 @@ export class Verdict {
       (accepting
         ? (this.model.requestDoubts.get(ex.operation) ??
           emptyRequiredBody(this.model, ex) ??
-          bodyNotCarried(this.model.forRequests, ex))
+          bodyNotCarried(this.model.forRequests, ex) ??
+          parameterNotCarried(this.model.forRequests, ex))
         : undefined);
     const full: CheckContext = {
       intent: "acceptance",

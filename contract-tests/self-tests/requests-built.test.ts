@@ -568,6 +568,36 @@ describe("a header the transport cannot send as the document gives it", () => {
     expect(secured.find((r) => r.phase === "positive")?.status).toBe("passed");
   });
 
+  it("holds a refusal in doubt when a valid parameter value is not valid as its wire text reads (a null query value sent as 'null')", async () => {
+    const doc = {
+      openapi: "3.0.3",
+      info,
+      paths: {
+        "/limited": {
+          get: {
+            operationId: "listLimited",
+            parameters: [{ name: "limit", in: "query", schema: { type: "integer", nullable: true, enum: [null] } }],
+            responses: { ...ok(), "400": { description: "invalid" } },
+          },
+        },
+      },
+    };
+    // Like a real server: a limit that is not an integer is refused.
+    answers.set("/limited", (r) => {
+      const limit = new URL(r.url, "http://x").searchParams.get("limit");
+      return limit === null || /^-?\d+$/.test(limit)
+        ? { status: 200, body: [] }
+        : { status: 400, body: { message: "limit must be an integer" } };
+    });
+    const results = await run("null-query", doc);
+    expect(seen.some((r) => r.url.includes("limit=null"))).toBe(true);
+    expect(errors(results)).toEqual([]);
+    expect(
+      results.flatMap((r) => r.findings).find((f) => f.check === "positive_data_acceptance" && f.severity === "warning")
+        ?.documented,
+    ).toMatch(/the query parameter limit goes on the wire as "null", which as the server reads it breaks/);
+  });
+
   it("names each header the transport cannot carry as given (pure: what goes, and why the rest does not)", async () => {
     const { carriedHeaders } = await import("../wire.js");
     const { headers, doubts } = carriedHeaders(
