@@ -269,12 +269,7 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
       for (const m of [
         ...invalidValues(ctx.model, s),
-        ...moreInvalidValues(
-          ctx.model,
-          s,
-          `${at}/properties/${name}`,
-          members[name],
-        ),
+        ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, members[name]),
       ])
         bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.

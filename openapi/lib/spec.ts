@@ -253,7 +253,9 @@ export class SpecValidator {
     let fn = this.cache.get(pointer);
     if (!fn) {
       if (resolvePointer(this.spec, pointer) === null)
-        throw new DocumentError(`the schema at ${pointer} is null, which is no schema (a schema is an object or a boolean)`);
+        throw new DocumentError(
+          `the schema at ${pointer} is null, which is no schema (a schema is an object or a boolean)`,
+        );
       try {
         // A pointer to nothing (a parameter without a schema) constrains nothing.
         fn = this.ajv.compile(
