@@ -250,7 +250,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
   const doc = readDocumentFile(specPath) as { info?: { title?: unknown; version?: unknown; summary?: unknown } };
   const title = String(doc?.info?.title ?? "API");
   const { versions, warnings } = findVersions(specPath, currentText);
-  for (const v of versions) assertSelfContained(parseDocumentText(v.text), `${specPath} (version ${v.version})`);
+  for (const v of versions) {
+    const label = `${specPath} (version ${v.version})`;
+    assertSelfContained(parseDocumentText(v.text, label), label);
+  }
   const version = String(doc.info?.version);
 
   prepareOut(out);

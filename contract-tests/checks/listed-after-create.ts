@@ -1,5 +1,5 @@
 import { finding, isSuccess } from "../model/exchange.js";
-import { resolvePointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { successPromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 

@@ -12,9 +12,10 @@ const MEDIA_REFUSALS = ["415", ...REFUSAL_STATUSES];
  * a body in a media type it does not take). Elsewhere an acceptance is a warning: the document promises no
  * refusal, and a lenient server is free to read the input its own way. Where the document only names a format
  * or pattern (`demand: "warning"`) it is a warning too. CONTRACT_STRICT=1 holds every refusal (as Schemathesis
- * does), except input that cannot be told apart from a valid request (`ambiguous`: an empty value).
+ * does), except input that cannot be told apart from a valid request (`ambiguous`: an empty value), and a request
+ * the transport did not send as built (`inDoubt`: a header it cannot carry), which is a warning naming why.
  */
-export const negativeDataRejection: Check = (ex, { intent, demand, mutation, model, strict, ambiguous }) => {
+export const negativeDataRejection: Check = (ex, { intent, demand, mutation, model, strict, ambiguous, inDoubt }) => {
   const status = ex.response.status;
   if (intent !== "rejection" || status === 0 || (status >= 400 && status < 500)) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
@@ -24,7 +25,7 @@ export const negativeDataRejection: Check = (ex, { intent, demand, mutation, mod
     takes.length > 0 &&
     !matchingMedia(takes, ex.request.headers["content-type"] ?? null);
   const documentedRefusal = refusalPromise(model, ex.operation, otherMedia ? MEDIA_REFUSALS : undefined);
-  const held = !ambiguous && (strict || (demand ?? "error") === "error");
+  const held = !ambiguous && !inDoubt && (strict || (demand ?? "error") === "error");
   const promise = !held
     ? undefined
     : (documentedRefusal ??
@@ -32,13 +33,15 @@ export const negativeDataRejection: Check = (ex, { intent, demand, mutation, mod
         ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every ` +
           `refusal of input the document rules out is held)`
         : undefined));
-  const why = ambiguous
-    ? "the input cannot be told apart from a valid request"
-    : !held
-      ? "the document names this rule without saying it is enforced"
-      : !promise
-        ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response"
-        : undefined;
+  const why = inDoubt
+    ? `the request on the wire is not the one the suite built: ${inDoubt}`
+    : ambiguous
+      ? "the input cannot be told apart from a valid request"
+      : !held
+        ? "the document names this rule without saying it is enforced"
+        : !promise
+          ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response"
+          : undefined;
   return [
     finding(ex, {
       severity: promise ? "error" : "warning",

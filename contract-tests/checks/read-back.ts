@@ -1,5 +1,5 @@
 /** Comparing what a read shows with what a create or an update wrote (resource_availability, update_persisted). */
-import { resolvePointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { Exchange, ReadBack } from "../model/types.js";
 
 /** The members of `expected` the read's object shows differently (or not at all), each as `name: wrote X, read Y`. */

@@ -1,7 +1,7 @@
 import type { ParameterEntry } from "../../openapi/lib/operations.js";
 import { documentedResponse } from "../../openapi/lib/operations.js";
 import { fromWire } from "../model/wire-values.js";
-import { finding, show } from "../model/exchange.js";
+import { finding, ruleText, show } from "../model/exchange.js";
 import { responsePromise } from "../model/promise.js";
 import type { Check, Finding } from "../model/types.js";
 
@@ -42,14 +42,14 @@ export const responseHeadersConformance: Check = (ex, { model }) => {
       schemaPointer: h.schemaPointer,
       examples: [],
     };
-    const err = model.validator.validate(h.schemaPointer, fromWire(model, p, text))[0];
+    const err = model.validator.explain(h.schemaPointer, fromWire(model, p, text))[0];
     if (err)
       out.push(
         finding(ex, {
           severity: "error",
           title: `Response header ${h.name} violates its schema: ${err.message ?? err.keyword}`,
           received: show(text, 120),
-          documented: `${err.keyword} ${show(err.params, 160)}`,
+          documented: ruleText(err),
           schemaPath: model.validator.schemaPathOf(err),
           promise,
         }),

@@ -1,5 +1,5 @@
-import { resolvePointer } from "../../openapi/lib/spec.js";
-import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../model/exchange.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
+import { bounded, finding, payload, payloadPrefix, responseBodySchema, ruleText, show } from "../model/exchange.js";
 import { docPointer } from "../model/promise.js";
 import type { Check, Finding } from "../model/types.js";
 
@@ -48,7 +48,7 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
   const prefix = asText ? "" : payloadPrefix(model, ex);
   const seen = new Set<string>();
   const out: Array<Omit<Finding, "check">> = [];
-  for (const err of model.validator.validate(pointer, body)) {
+  for (const err of model.validator.explain(pointer, body)) {
     const key = `${err.instancePath}|${err.keyword}|${JSON.stringify(err.params)}`;
     if (seen.has(key) || out.length >= MAX_PER_RESPONSE) continue;
     seen.add(key);
@@ -62,7 +62,7 @@ export const responseSchemaConformance: Check = (ex, { model }) => {
           ? `Response breaks a rule of its schema: ${rule.description}`
           : `Response violates schema: ${err.message ?? err.keyword}`,
         received: show(value),
-        documented: rule ? rule.statement : `${err.keyword} ${show(err.params, 160)}`,
+        documented: rule ? rule.statement : ruleText(err),
         schemaPath: model.validator.schemaPathOf(err),
         instancePath: prefix + err.instancePath,
         value: bounded(value, 120),

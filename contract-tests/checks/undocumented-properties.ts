@@ -1,4 +1,4 @@
-import { resolvePointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { bounded, finding, payload, payloadPrefix, responseBodySchema, show } from "../model/exchange.js";
 import { undocumentedMembers } from "../model/undocumented.js";
 import type { Check } from "../model/types.js";

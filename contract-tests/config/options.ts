@@ -584,6 +584,15 @@ export function resolveOptions({
   return out;
 }
 
+/** The command line's exit codes and what each means (run.ts returns them; --help and the README list them). */
+export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [
+  [0, "pass"],
+  [1, "findings"],
+  [2, "invalid setting"],
+  [3, "internal error"],
+  [4, "incomplete (the request budget or an unanswering target cut the run short)"],
+];
+
 /** The --help text, from the table. */
 export function helpText(command = "webauto-contract"): string {
   const lines = [
@@ -591,7 +600,7 @@ export function helpText(command = "webauto-contract"): string {
     "",
     "Checks a server (or the Prism mock of the document) against an OpenAPI document and reports every promise it breaks.",
     'Precedence: flags > environment variables > config file (contract.config.json, or "contract" in package.json) > defaults.',
-    "Lists are comma-separated (an array in the config file). Exit codes: 0 pass, 1 findings, 2 invalid setting, 3 internal error.",
+    `Lists are comma-separated (an array in the config file). Exit codes: ${EXIT_CODES.map(([code, what]) => `${code} ${what}`).join(", ")}.`,
     "",
   ];
   for (const o of OPTIONS) {

@@ -4,7 +4,9 @@
  * negative phase (each confirmed invalid by ajv, so a slip of the generator never becomes a finding).
  */
 import { generateSync } from "json-schema-faker";
-import { isMapping, refPointer, resolvePointer } from "../../openapi/lib/spec.js";
+import { isMapping } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
+import { refPointer } from "../../openapi/lib/document-error.js";
 import type { SpecModel } from "../model/model.js";
 import { linearRegExp } from "../../openapi/lib/regex.js";
 import { GENERATION_SEED } from "../config/settings.js";

@@ -5,7 +5,8 @@
  * what the run created is deleted again, the report saying what was created and what was left behind.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
-import { resolvePointer, toPointer } from "../../openapi/lib/spec.js";
+import { toPointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { isSuccess } from "../model/exchange.js";
 import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";

@@ -4,7 +4,8 @@
  * embedded `{$...}` expressions) evaluated against an exchange.
  */
 import { isJsonMedia, type LinkEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
-import { resolvePointer, toPointer } from "../../openapi/lib/spec.js";
+import { toPointer } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { Exchange } from "../model/types.js";
 
 const EMBEDDED = /\{(\$[^}]+)\}/g;

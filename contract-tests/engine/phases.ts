@@ -3,10 +3,11 @@
  * Schemathesis): examples, positive data, negative data, auth, links (stateful) and account isolation.
  */
 import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../openapi/lib/operations.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";
 import type { RequestSpec } from "../transport/target.js";
-import { authPlan, emptyProbeDoubt } from "../model/wire.js";
+import { authPlan, emptyProbeDoubt, writtenByTransport } from "../model/wire.js";
 import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
@@ -300,34 +301,33 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       );
     }
     const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
+    // The members the mutations start from: none when the valid body is no object (null for a nullable schema).
+    const members: Record<string, unknown> = isMapping(values.body.value) ? values.body.value : {};
     const bodies: Array<[unknown, string, Mutation["demand"]]> = [
       ...invalidValues(ctx.model, { $ref: `#${pointer}` }),
       ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value),
     ].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
     bodies.push([{}, "an empty object", "error"]);
     for (const name of (schema.required as string[] | undefined) ?? []) {
-      const { [name]: _dropped, ...rest } = values.body.value as Record<string, unknown>;
+      const { [name]: _dropped, ...rest } = members;
       bodies.push([rest, `missing required member ${name}`, "error"]);
     }
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
       for (const m of [
         ...invalidValues(ctx.model, s),
-        ...moreInvalidValues(
-          ctx.model,
-          s,
-          `${at}/properties/${name}`,
-          (values.body.value as Record<string, unknown>)[name],
-        ),
+        ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, members[name]),
       ])
-        bodies.push([{ ...(values.body.value as object), [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+        bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
     const leftOut = (candidate: unknown) => !op.requestBody?.required && readsAsNoBody(op, candidate);
     for (const [candidate, what, demand] of bodies)
       if (invalid(candidate) && !leftOut(candidate))
         add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
   }
-  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers).
+  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers); a
+  // header the transport writes anyway (Host, Content-Length with a body, User-Agent) cannot be left out.
   for (const p of requiredParameters(op)) {
+    if (p.in === "header" && writtenByTransport(p.name, values.body !== undefined)) continue;
     const v = cloneValues(values);
     delete bucketOf(v, p.in)[p.name];
     add(toRequest(op, v), `required ${p.in} parameter ${p.name} left out`);

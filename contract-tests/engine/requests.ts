@@ -302,7 +302,8 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
   const out: Record<string, unknown> = dict();
   if (!isMapping(value)) return out;
   for (const [name, v] of Object.entries(value)) {
-    if (v === undefined) continue;
+    // A member written as no field at all (an empty array, repeated per item) is absent on the wire.
+    if (v === undefined || formFields({ [name]: v }, encoding, multipart).length === 0) continue;
     // A JSON member reads back as the JSON it is; any other as its text, read as its property's type.
     if (jsonMember(encoding, name, v, multipart)) out[name] = JSON.parse(JSON.stringify(v)) as unknown;
     else {
@@ -319,6 +320,37 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
   return out;
 }
 
+/** Why a form body's value is not what its fields carry: members written as no field, a value that is no object. */
+function formLosses(op: OperationEntry, value: unknown): string[] {
+  const media = bodyMedia(op);
+  if (!media || !(FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType))) return [];
+  const multipart = MULTIPART_MEDIA.test(media.mediaType);
+  if (!isMapping(value))
+    return value === undefined
+      ? []
+      : [`a ${jsonType(value)} body, which a ${essence(media.mediaType)} form writes as no fields`];
+  return Object.entries(value)
+    .filter(([k, v]) => v !== undefined && formFields({ [k]: v }, media.encoding, multipart).length === 0)
+    .map(
+      ([k, v]) =>
+        `the member ${k} holds ${JSON.stringify(v)}, which a ${essence(media.mediaType)} form writes as no field`,
+    );
+}
+
+/**
+ * Why a body valid under its schema does not reach the server valid: written in its media type (a form, text)
+ * and read back as the server reads it, it breaks the schema (a required member holding an empty array is no
+ * field of a form; a string is no multipart form). Undefined when the wire carries it, or it was not valid.
+ */
+export function wireLoss(model: SpecModel, op: OperationEntry, value: unknown): string | undefined {
+  const media = bodyMedia(op);
+  if (!media?.schemaPointer || isJsonMedia(media.mediaType) || value === undefined) return undefined;
+  const [broken] = model.validator.validate(media.schemaPointer, readBack(model, op, value));
+  if (!broken || model.validator.validate(media.schemaPointer, value).length > 0) return undefined;
+  const losses = formLosses(op, value);
+  return `the body is valid, but the wire cannot carry it as ${essence(media.mediaType)}${losses.length ? ` (${losses.join("; ")})` : ""}: as the server reads it, it breaks ${broken.keyword} at ${broken.instancePath || "(root)"} (#${media.schemaPointer})`;
+}
+
 /** Where the base values of an operation come from, or why there are none. */
 export type BaseValues = { values: Values; pairedWith?: string } | { skip: string };
 
@@ -333,9 +365,13 @@ export function exampleProblem(
   if (!pointer) return undefined;
   const read = where === "body" ? readBack(model, op, value) : fromWire(model, where, serialize(where, value));
   const [err] = model.validator.validate(pointer, read);
-  return err
-    ? `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise`
-    : undefined;
+  if (!err) return undefined;
+  // Valid as written, but not as the wire carries it: the suite's request is in doubt, not the document.
+  if (where === "body") {
+    const lost = wireLoss(model, op, value);
+    if (lost) return `the document's example is valid, but ${lost.replace(/^the body is valid, but /, "")}`;
+  }
+  return `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise`;
 }
 
 /** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
@@ -424,11 +460,14 @@ export function baseValues(
   }
   if (media) {
     const example = media.examples.find((e) => !exampleProblem(model, op, "body", e.value));
-    const body = example
-      ? example.value
-      : media.schemaPointer
-        ? validSamples(model, media.schemaPointer, 1, settings.seed)[0]
-        : {};
+    const pointer = media.schemaPointer;
+    const [first] = example || !pointer ? [] : validSamples(model, pointer, 1, settings.seed);
+    // A generated body the wire carries as it is (see wireLoss) is preferred to one it cannot.
+    const carried =
+      pointer && first !== undefined && wireLoss(model, op, first)
+        ? validSamples(model, pointer, 5, settings.seed).find((b) => !wireLoss(model, op, b))
+        : undefined;
+    const body = example ? example.value : pointer ? (carried ?? first) : {};
     if (body === undefined) {
       return {
         skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document`,

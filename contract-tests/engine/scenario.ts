@@ -9,6 +9,8 @@ import type { SpecModel } from "../model/model.js";
 import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
 import type { RequestSpec, Target } from "../transport/target.js";
 import type { Resource, Resources } from "./resources.js";
+import { fromWire } from "../model/wire-values.js";
+import { wireLoss } from "./requests.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
 const KEPT_SUCCESSES = 5;
@@ -41,6 +43,31 @@ function emptyRequiredBody(model: SpecModel, ex: Exchange): string | undefined {
   return "the required body is valid but serializes to nothing, which cannot be told from no body on the wire";
 }
 
+/**
+ * Why a query or header parameter of a request meant as valid is not valid as the server reads its text (a
+ * null written as "null", a number the text does not carry): the wire lost what the suite judged.
+ */
+function parameterNotCarried(model: SpecModel, ex: Exchange): string | undefined {
+  if (!model.has(ex.operation)) return undefined;
+  const headers = new Map(Object.entries(ex.request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  for (const p of model.operation(ex.operation).parameters) {
+    const wire =
+      p.in === "query" ? ex.request.query[p.name] : p.in === "header" ? headers.get(p.name.toLowerCase()) : undefined;
+    // An object's members go under their own names (exploded, deepObject): not read back here.
+    if (wire === undefined || model.deref(p.schema, "").schema?.type === "object") continue;
+    const [broken] = model.validator.validate(p.schemaPointer, fromWire(model, p, wire));
+    if (broken)
+      return `the ${p.in} parameter ${p.name} goes on the wire as ${JSON.stringify(wire).slice(0, 80)}, which as the server reads it breaks ${broken.keyword} (${broken.message ?? ""}): the wire does not carry the valid value the suite chose`;
+  }
+  return undefined;
+}
+
+/** Why a valid body did not reach the server valid as its media type writes it (see wireLoss). */
+function bodyNotCarried(model: SpecModel, ex: Exchange): string | undefined {
+  if (ex.request.bodyText === undefined || ex.request.json === undefined || !model.has(ex.operation)) return undefined;
+  return wireLoss(model, model.operation(ex.operation), ex.request.json);
+}
+
 /** Collects the findings of one scenario. */
 export class Verdict {
   readonly findings: Finding[] = [];
@@ -71,11 +98,17 @@ export class Verdict {
   /** Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. */
   only(ex: Exchange, ids: readonly string[], ctx: Partial<Omit<CheckContext, "model">> = {}): CheckContext {
     this.exchanges++;
-    // Doubts about how the suite built a valid request concern acceptance only (a probe brings its own).
+    // A request the transport did not send as built (a header left out) is in doubt whatever it meant; doubts
+    // about how the suite built a valid request concern acceptance only (a probe brings its own).
     const accepting = (ctx.intent ?? "acceptance") === "acceptance";
-    const doubt = accepting
-      ? (this.model.requestDoubts.get(ex.operation) ?? emptyRequiredBody(this.model, ex))
-      : undefined;
+    const doubt =
+      ex.request.doubt ??
+      (accepting
+        ? (this.model.requestDoubts.get(ex.operation) ??
+          emptyRequiredBody(this.model, ex) ??
+          bodyNotCarried(this.model.forRequests, ex) ??
+          parameterNotCarried(this.model.forRequests, ex))
+        : undefined);
     const full: CheckContext = {
       intent: "acceptance",
       strict: this.settings.strict,

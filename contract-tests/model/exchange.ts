@@ -1,4 +1,5 @@
 /** Helpers for reading exchanges (not checks): success, the documented payload inside an envelope, display, curl. */
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
@@ -154,4 +155,11 @@ export function addAnswered(into: Answered, operation: string, status: number): 
   const list = into[operation] ?? [];
   into[operation] = list;
   if (!list.includes(status)) list.push(status);
+}
+
+/** What a failed keyword asks; a failing anyOf/oneOf names its branch closest to the value and what that branch fails. */
+export function ruleText(err: ErrorObject): string {
+  return typeof err.params.closest === "string"
+    ? `${err.keyword}: no branch matches; the closest, ${err.params.closest}, fails: ${err.params.closestFails}`
+    : `${err.keyword} ${show(err.params, 160)}`;
 }

@@ -8,7 +8,8 @@ import {
   type MediaEntry,
   type OperationEntry,
 } from "../../openapi/lib/operations.js";
-import { derefSchema, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { derefSchema, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { documentView, type Direction } from "../../openapi/lib/views.js";
 import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./reading.js";
 
@@ -35,8 +36,9 @@ export class SpecModel {
   ) {
     this.#source = source;
     this.doc = view;
-    this.operations = asWritten(buildOperationTable(this.doc), specPath);
-    this.requestDoubts = requestDoubts(this.operations, specPath);
+    const table = buildOperationTable(this.doc);
+    this.operations = asWritten(table, specPath);
+    this.requestDoubts = requestDoubts(table, specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
   }

@@ -10,14 +10,15 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { MediaEntry, OperationEntry } from "../../openapi/lib/operations.js";
 import { readDocumentFile } from "../../openapi/lib/self-contained.js";
 import {
+  derefSchema,
   forEachNode,
   isMapping,
   loadSpec,
-  resolvePointer,
   SpecValidator,
   toPointer,
   type OpenApiDocument,
 } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { authPlan, credentialDoubt } from "./wire.js";
 
 /** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
@@ -132,9 +133,29 @@ function written(path: string): Record<string, any> | undefined {
   return WRITTEN.get(path);
 }
 
+/** The required header parameters named Authorization or Content-Type (which OpenAPI ignores) of the operation at `pointer`, as written. */
+function ignoredRequiredHeaders(source: Record<string, any> | undefined, pointer: string): string[] {
+  if (!source) return [];
+  const lists = [
+    resolvePointer(source, `${pointer}/parameters`),
+    resolvePointer(source, `${pointer.replace(/\/[^/]+$/, "")}/parameters`),
+  ];
+  return lists
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .map((p) => derefSchema(source, p).schema as unknown)
+    .filter((p): p is Record<string, any> => isMapping(p) && p.in === "header" && p.required === true)
+    .map((p) => String(p.name))
+    .filter((name) => /^(authorization|content-type)$/i.test(name));
+}
+
+/** False for the methods on which the transport (fetch) refuses a body: GET and HEAD. */
+const sendsBody = (method: string) => method !== "GET" && method !== "HEAD";
+
 /**
- * Why the suite's requests to an operation are in doubt as the document is written, by operationId:
+ * Why the suite's requests to an operation are in doubt as the document is written, by operationId (read from
+ * the operation table before `asWritten`):
  * - its credential cannot be presented as the security requirement says (see `credentialDoubt`);
+ * - it requires a body on GET or HEAD, which the transport cannot send (the request goes without it);
  * - a Swagger 2.0 body or form parameter with no `consumes` (the operation's or the document's) names no
  *   media type, so the one the suite sends it in (the upgrade's choice) is an assumption the target need not
  *   share.
@@ -142,9 +163,28 @@ function written(path: string): Record<string, any> | undefined {
 export function requestDoubts(operations: OperationEntry[], path: string): Map<string, string> {
   const source = written(path);
   const out = new Map<string, string>();
+  const add = (id: string, doubt: string) => out.set(id, out.has(id) ? `${out.get(id)}; ${doubt}` : doubt);
   for (const op of operations) {
-    const doubt = credentialDoubt(authPlan(op));
-    if (doubt) out.set(op.operationId, doubt);
+    const plan = authPlan(op);
+    const doubt = credentialDoubt(plan);
+    if (doubt) add(op.operationId, doubt);
+    const placed = plan.kind === "placed" ? plan.placements : [];
+    const authorizes = placed.some((p) => p.in === "header" && p.name.toLowerCase() === "authorization");
+    for (const name of new Set(ignoredRequiredHeaders(source, op.pointer)))
+      if (
+        name.toLowerCase() === "authorization"
+          ? !authorizes
+          : !(op.requestBody && sendsBody(op.method)) && /^content-type$/i.test(name)
+      )
+        add(
+          op.operationId,
+          `the document requires a header parameter ${name}, which OpenAPI says to ignore (${name.toLowerCase() === "authorization" ? "a security scheme carries it, and none of this operation's sends one" : "the body's media type sets it, and this request has no body"}): the suite sends none, so the request is not the input the document describes`,
+        );
+    if (op.requestBody?.required && !sendsBody(op.method))
+      add(
+        op.operationId,
+        `the document requires a request body on ${op.method}, which the suite's transport (fetch) cannot send: the request goes without it, so it is not the input the document describes`,
+      );
   }
   if (!source || typeof source.swagger !== "string") return out;
   for (const op of operations) {
@@ -157,7 +197,7 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
     const hasBody = params.some((p) => isMapping(p) && (p.in === "body" || p.in === "formData"));
     const consumes = item.consumes ?? source.consumes;
     if (hasBody && !(Array.isArray(consumes) && consumes.length > 0))
-      out.set(
+      add(
         op.operationId,
         `the document names no media type for the body (no Swagger 2.0 consumes): the suite sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, an assumption the target need not share`,
       );
@@ -167,16 +207,15 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
 
 /**
  * The operation table read as the document is written (the suite reads it upgraded to 3.1):
- * - Request bodies the suite does not send: GET and HEAD never (the transport refuses a body there, and HTTP
- *   gives it no meaning); DELETE, OPTIONS and TRACE in a 2.0 or 3.0 document, where a `requestBody` on a method
- *   without defined body semantics "SHALL be ignored by consumers" (3.0.3). The operation is exercised without one.
+ * - Request bodies the suite does not send: GET and HEAD (the transport refuses a body there). The operation
+ *   is exercised without one; where the body is required, `requestDoubts` says so. A DELETE or OPTIONS body is
+ *   sent as the document describes it, in 3.0 too (where it "SHALL be ignored"), as real servers expect it.
  * - Examples that have no name of their own: a lone `example` (which the upgrade names `default`), and every
  *   example of a 2.0 document. They pair with nothing, and the mock cannot be asked for them by name.
  */
 export function asWritten(operations: OperationEntry[], path: string): OperationEntry[] {
   const source = written(path);
   const version = String(source?.openapi ?? source?.swagger ?? "3.1");
-  const old = !version.startsWith("3.1");
   const loneExample = (pointer: string) => {
     const media = source ? resolvePointer(source, pointer) : undefined;
     return version.startsWith("2") || (isMapping(media) && "example" in media && !("examples" in media));
@@ -196,9 +235,7 @@ export function asWritten(operations: OperationEntry[], path: string): Operation
       ...op.requestBody,
       content: marked(op.requestBody.content, `${op.pointer}/requestBody/content`),
     };
-    const ignored =
-      op.method === "GET" || op.method === "HEAD" || (old && ["DELETE", "OPTIONS", "TRACE"].includes(op.method));
     const { requestBody: _written, ...rest } = op;
-    return { ...rest, responses, ...(body && !ignored ? { requestBody: body } : {}) };
+    return { ...rest, responses, ...(body && sendsBody(op.method) ? { requestBody: body } : {}) };
   });
 }

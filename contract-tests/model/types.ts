@@ -19,6 +19,8 @@ export interface SentRequest {
   bodyText?: string;
   /** The JSON value sent, when the body was JSON. */
   json?: unknown;
+  /** Why the request on the wire does not carry what the suite chose (a header the transport cannot send as given). */
+  doubt?: string;
 }
 
 /**

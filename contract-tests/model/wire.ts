@@ -146,3 +146,87 @@ export function wireRules(operations: OperationEntry[]): WireRules {
     accept: (id) => byId.get(id)?.accept ?? DEFAULT_WIRE_RULES.accept(id),
   };
 }
+
+/** An HTTP field name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The first character no field value can carry (a control other than HTAB, DEL, or one above U+00FF). */
+function uncarried(value: string): string | undefined {
+  for (const c of value) {
+    const code = c.codePointAt(0) ?? 0;
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return c;
+  }
+  return undefined;
+}
+/** Fields the transport writes itself or refuses (framing and connection management), by lower-case name. */
+const TRANSPORT_OWNED: Record<string, string> = {
+  host: "the transport writes Host from the target's URL",
+  "transfer-encoding": "the transport frames the body itself and refuses a Transfer-Encoding",
+  "keep-alive": "the transport manages the connection and refuses a Keep-Alive",
+  upgrade: "the transport refuses an Upgrade",
+  expect: "the transport refuses an Expect",
+};
+
+/**
+ * The headers of a request as the transport (fetch) can put them on the wire, and why the others are not
+ * there as given: a name that is no HTTP token or a value with a character a header cannot carry (a line
+ * break, a control, one above U+00FF) is left out; a field the transport writes or refuses (Host,
+ * Content-Length unless it is the body's length, Transfer-Encoding, Connection other than close/keep-alive,
+ * Keep-Alive, Upgrade, Expect) is left to the transport; surrounding whitespace is trimmed by any transport,
+ * and a byte above U+007F is sent as one byte (Latin-1), which a server reading UTF-8 does not read back.
+ * Each reason names the header: the request does not carry what the suite chose, so it is in doubt.
+ */
+export function carriedHeaders(
+  headers: Record<string, string>,
+  bodyText: string | undefined,
+  scrub: (text: string) => string = (t) => t,
+): { headers: Record<string, string>; doubts: string[] } {
+  const quoted = (v: string) => {
+    const shown = scrub(v);
+    return JSON.stringify(shown.length > 60 ? `${shown.slice(0, 60)}...` : shown);
+  };
+  const out: Record<string, string> = {};
+  const doubts: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    const why = !TOKEN.test(name)
+      ? "its name is not an HTTP field name (a token), so no request can carry it: left out"
+      : uncarried(value) !== undefined
+        ? `its value holds ${JSON.stringify(uncarried(value))}, which a header cannot carry: left out`
+        : TRANSPORT_OWNED[lower]
+          ? `${TRANSPORT_OWNED[lower]}: left out`
+          : lower === "content-length" &&
+              value.trim() !== String(bodyText === undefined ? 0 : Buffer.byteLength(bodyText))
+            ? `the transport writes Content-Length from the body it sends (${bodyText === undefined ? "none" : `${Buffer.byteLength(bodyText)} bytes`}): left out`
+            : lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim())
+              ? "the transport manages the connection and refuses any Connection but close or keep-alive: left out"
+              : undefined;
+    if (why) {
+      doubts.push(`header ${name} ${quoted(value)}: ${why}`);
+      continue;
+    }
+    // Content-Length is written by the transport (the same value); the rest go as they are.
+    if (lower !== "content-length") out[name] = value;
+    if (value !== value.trim())
+      doubts.push(`header ${name} ${quoted(value)}: the transport trims the whitespace around a header value`);
+    else if (/[^\0-\x7f]/.test(value))
+      doubts.push(
+        `header ${name} ${quoted(value)}: a character above U+007F goes as one byte (Latin-1), which a server reading UTF-8 does not read back`,
+      );
+  }
+  return { headers: out, doubts };
+}
+
+/** Headers every request carries whether or not the suite sets them (the target's and fetch's own). */
+const ALWAYS_WRITTEN = new Set([
+  "host",
+  "connection",
+  "accept",
+  "user-agent",
+  "accept-encoding",
+  "accept-language",
+  "sec-fetch-mode",
+]);
+
+/** True when the transport writes the header `name` on a request that does not set it, so it cannot be left out. */
+export const writtenByTransport = (name: string, hasBody: boolean): boolean =>
+  ALWAYS_WRITTEN.has(name.toLowerCase()) || (hasBody && name.toLowerCase() === "content-length");

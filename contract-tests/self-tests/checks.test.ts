@@ -5,6 +5,7 @@ import { ALL_CHECKS } from "../modules/index.js";
 import { CASES } from "../fixtures/cases.js";
 import { listingOk, model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
 import type { CheckContext } from "../model/types.js";
+import * as support from "./support/spawn.js";
 
 // Fixtures are judged as a live target's answers (relational checks run); the mock rule has its own test.
 const base: CheckContext = { intent: "acceptance", strict: false, live: true, model };
@@ -128,3 +129,124 @@ for (const id of Object.keys(CASES)) {
     });
   });
 }
+
+describe("a failing anyOf or oneOf", () => {
+  const { tempDir, cleanUp } = support;
+  const pets = {
+    openapi: "3.0.3",
+    info: { title: "pets", version: "1" },
+    paths: {
+      "/pet": {
+        get: {
+          operationId: "getPet",
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Holder" } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Cat: {
+          type: "object",
+          required: ["kind", "meow", "name"],
+          properties: { kind: { type: "string", enum: ["cat"] }, meow: { type: "boolean" }, name: { type: "string" } },
+        },
+        Dog: {
+          type: "object",
+          required: ["kind", "bark"],
+          properties: { kind: { type: "string", enum: ["dog"] }, bark: { type: "boolean" } },
+        },
+        Pet: {
+          oneOf: [
+            { $ref: "#/components/schemas/Cat" },
+            { $ref: "#/components/schemas/Dog" },
+            { type: "string" },
+            { type: "integer" },
+          ],
+        },
+        PlainCat: { type: "object", required: ["meow", "name"] },
+        PlainDog: { type: "object", required: ["bark", "collar"] },
+        Tagged: {
+          oneOf: [{ $ref: "#/components/schemas/PlainCat" }, { $ref: "#/components/schemas/PlainDog" }],
+          discriminator: { propertyName: "kind", mapping: { dog: "#/components/schemas/PlainDog" } },
+        },
+        Holder: {
+          type: "object",
+          properties: {
+            pet: { $ref: "#/components/schemas/Pet" },
+            tagged: { $ref: "#/components/schemas/Tagged" },
+            size: {
+              anyOf: [
+                { type: "string", maxLength: 2 },
+                { type: "integer", maximum: 3 },
+              ],
+            },
+          },
+        },
+      },
+    },
+  };
+  const judge = async (body: unknown) => {
+    const { writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { SpecModel } = await import("../model/model.js");
+    const file = join(tempDir("contract-anyof-"), "pets.json");
+    writeFileSync(file, JSON.stringify(pets));
+    const text = JSON.stringify(body);
+    const ex = {
+      operation: "getPet",
+      request: { method: "GET", url: "http://127.0.0.1/pet", path: "/pet", query: {}, headers: {} },
+      response: {
+        status: 200,
+        headers: {},
+        contentType: "application/json",
+        bodyText: text,
+        json: body,
+        bodyBytes: text.length,
+        elapsedMs: 1,
+      },
+    };
+    const found = runChecks(["response_schema_conformance"], ex, { ...base, model: new SpecModel(file) });
+    cleanUp();
+    return found;
+  };
+
+  it("passes a body that matches one branch, lenient members included", async () => {
+    expect(
+      await judge({
+        pet: { kind: "dog", bark: true, wag: 3 },
+        tagged: { kind: "cat", meow: true, name: "c" },
+        size: 3,
+      }),
+    ).toEqual([]);
+  });
+
+  it("is one finding naming the branch closest to the value, not one per losing branch", async () => {
+    const found = await judge({ pet: { kind: "cat", meow: 1 } });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      severity: "error",
+      instancePath: "/pet",
+      schemaPath: "#/components/schemas/Pet/oneOf",
+    });
+    expect(found[0]!.documented).toBe(
+      "oneOf: no branch matches; the closest, #/components/schemas/Pet/oneOf/0 (#/components/schemas/Cat), fails: /pet must have required property 'name'; /pet/meow must be boolean",
+    );
+    const [size] = await judge({ size: 7 });
+    expect(size!.documented, "the branch whose type matches, not the first").toMatch(
+      /closest, #\/components\/schemas\/Holder\/properties\/size\/anyOf\/1, fails: \/size must be <= 3$/,
+    );
+  });
+
+  it("names the branch the discriminator chooses, even when another has fewer errors", async () => {
+    const found = await judge({ tagged: { kind: "dog", meow: true } });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.documented).toMatch(
+      /closest, .*\(#\/components\/schemas\/PlainDog\), fails: \/tagged must have required property 'bark'; \/tagged must have required property 'collar'$/,
+    );
+  });
+});

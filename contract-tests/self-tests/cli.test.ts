@@ -18,7 +18,7 @@ import {
   startFaultServer,
   type FaultServer,
 } from "../fault-server/server.js";
-import { OPTIONS } from "../config/options.js";
+import { EXIT_CODES, OPTIONS } from "../config/options.js";
 import { cleanUp, runSuite, tempDir, type SuiteRun } from "./support/spawn.js";
 
 let server: FaultServer;
@@ -157,6 +157,21 @@ describe("options", () => {
       if (o.env) expect(run.output).toContain(`env: ${o.env}`);
       if (o.key) expect(run.output).toContain(`config: ${o.key}`);
     }
+  });
+
+  it("--help and the README list the same exit codes, 0 to 4 (incomplete included)", () => {
+    expect(runs.help!.output).toContain(
+      `Exit codes: ${EXIT_CODES.map(([code, what]) => `${code} ${what}`).join(", ")}.`,
+    );
+    expect(EXIT_CODES.map(([code]) => code)).toEqual([0, 1, 2, 3, 4]);
+    // The README's list in its "Contract suite" section.
+    const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+    const section = readme.slice(
+      readme.indexOf("## Contract suite"),
+      readme.indexOf("\n## ", readme.indexOf("## Contract suite") + 1),
+    );
+    const listed = section.slice(section.indexOf("**Exit codes:**")).split("\n\n")[0]!;
+    expect([...listed.matchAll(/^- \*\*(\d)\*\*:/gm)].map((m) => Number(m[1]))).toEqual([0, 1, 2, 3, 4]);
   });
 
   it("reads contract.config.json under the environment and the flags, and narrows the run to the selected operations and phases", () => {

@@ -31,7 +31,7 @@ import { buildReport, formatMarkdown, formatText } from "../report/render.js";
 import { resolveOptions } from "../config/options.js";
 import { replayReport } from "../cli/replay.js";
 import { readSettings, SettingsError } from "../config/settings.js";
-import { cleanUp, tempDir } from "./support/spawn.js";
+import { cleanUp, runSuite, tempDir } from "./support/spawn.js";
 
 const KEY = "hostile-test-key-7f3a9c";
 const ESC = "\u001b";
@@ -220,6 +220,199 @@ describe("documents: every $ref local, before any tool reads them", () => {
       /points outside the document/,
     );
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe("depth: a document nested deeper than its readers can follow is refused, naming the bound and the place", () => {
+  const N = 100_000;
+  const head = (schema: string) =>
+    `{"openapi":"3.0.3","info":{"title":"deep","version":"1"},"paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}`;
+  /** A document (as text: JSON.stringify itself cannot write one this deep) whose schema nests `levels` properties. */
+  const nestedJson = (levels: number) =>
+    `${head(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${"}}".repeat(levels)}`)}}`;
+  const nestedYaml = (levels: number) =>
+    `openapi: 3.0.3\ninfo: {title: deep, version: "1"}\npaths:\n  /a:\n    get:\n      operationId: a\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: ${"{properties: {a: ".repeat(levels)}{type: string}${"}}".repeat(levels)}\n`;
+  const refChain = (nested: boolean, length = 10_000) => {
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < length; i++) {
+      const ref = { $ref: `#/components/schemas/S${i + 1}` };
+      schemas[`S${i}`] = nested ? { type: "object", properties: { next: ref } } : ref;
+    }
+    schemas[`S${length}`] = { type: "string" };
+    return JSON.stringify({
+      ...JSON.parse(`${head('{"$ref":"#/components/schemas/S0"}')}}`),
+      components: { schemas },
+    });
+  };
+  const refused = (text: string, name: string) => {
+    try {
+      readSettings({ CONTRACT_SPEC: write(name, text) });
+    } catch (err) {
+      expect(err).toBeInstanceOf(SettingsError);
+      return (err as Error).message;
+    }
+    return "read without an error";
+  };
+  const BOUND =
+    /nests deeper than 256 levels \(each object, array and \$ref followed is one\), which the tools that read it cannot follow/;
+
+  it("100,000 levels in JSON, and 400 in YAML: the bound and the JSON pointer where it is crossed", () => {
+    const json = refused(nestedJson(N), "deep.json");
+    expect(json).toMatch(BOUND);
+    expect(json).toMatch(
+      /the bound is crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
+    );
+    const yaml = refused(nestedYaml(400), "deep.yaml");
+    expect(yaml).toMatch(BOUND);
+    expect(yaml).toMatch(
+      /crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
+    );
+  });
+
+  it("20,000 levels in YAML, which its parser cannot read: the bound, and the line and column", () => {
+    const yaml = refused(nestedYaml(20_000), "deeper.yaml");
+    expect(yaml).toMatch(BOUND);
+    expect(yaml).toMatch(/the YAML parser ran out of stack at line 12, column \d+$/);
+  });
+
+  it("a chain of 10,000 $refs, bare or each nested in a property: crossed at the schema named", () => {
+    expect(refused(refChain(false), "chain.json")).toMatch(
+      new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S2\\d\\d$`),
+    );
+    expect(refused(refChain(true), "nested-chain.json")).toMatch(
+      new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S\\d+/properties(/next)?$`),
+    );
+  });
+
+  it("exits 2 with the bound named, never 3 with a RangeError", async () => {
+    const run = await runSuite({ CONTRACT_SPEC: write("deep-cli.json", nestedJson(N)) });
+    expect(run.code).toBe(2);
+    expect(run.output).toMatch(BOUND);
+    expect(run.output).not.toMatch(/RangeError|internal error/);
+  });
+
+  it("reads a document nested just within the bound, and a recursive schema (a $ref back into its own path)", () => {
+    const model = new SpecModel(write("within.json", nestedJson(120)));
+    expect(model.operations.map((op) => op.operationId)).toEqual(["a"]);
+    const recursive = apiKeyDoc(
+      { "/tree": { get: { operationId: "tree", responses: ok } } },
+      {
+        components: {
+          schemas: {
+            Node: {
+              type: "object",
+              properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+            },
+          },
+        },
+      },
+    );
+    expect(new SpecModel(write("tree.yaml", recursive)).operations).toHaveLength(1);
+  });
+});
+
+describe("null where a schema, a value or an object is expected (values from documents can be null anywhere)", () => {
+  it("runs every phase with no internal error: a nullable body whose valid value is null, null examples, members and maps", async () => {
+    // just-eat.co.uk's shape: a required body under a nullable object schema, whose generated valid value is null.
+    const nullableBody = {
+      type: "object",
+      nullable: true,
+      required: ["decision"],
+      properties: {
+        decision: { type: "string", enum: ["Accepted", "Rejected"] },
+        justification: { type: "object", nullable: true, properties: { comments: { type: "string", nullable: true } } },
+      },
+    };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "nulls", version: "1", description: null, contact: null },
+      servers: null,
+      tags: null,
+      externalDocs: null,
+      components: {
+        schemas: { Response: nullableBody, Nothing: null },
+        responses: null,
+        parameters: { Unused: null },
+        securitySchemes: null,
+      },
+      paths: {
+        "/claims/{id}": {
+          parameters: null,
+          summary: null,
+          post: {
+            operationId: "respond",
+            tags: null,
+            callbacks: null,
+            parameters: [
+              { name: "id", in: "path", required: true, schema: { type: "string", nullable: true }, example: null },
+              { name: "q", in: "query", schema: { type: "string", nullable: true }, example: null, examples: null },
+              { name: "broken", in: "header", schema: null },
+              { name: "c", in: "cookie", required: null, schema: { type: "object", nullable: true }, style: null },
+            ],
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: { $ref: "#/components/schemas/Response" },
+                  examples: { none: { value: null }, missing: null },
+                },
+              },
+            },
+            responses: {
+              "200": {
+                description: null,
+                headers: { "X-A": null, "X-B": { schema: null } },
+                links: { l: null, next: { operationId: "getClaim", parameters: { id: "$response.body#/decision" } } },
+                content: {
+                  "application/json": {
+                    schema: { type: "object", nullable: true, properties: { decision: { nullable: true } } },
+                    example: null,
+                    examples: { x: null },
+                  },
+                },
+              },
+              "422": { description: "invalid", content: null },
+              default: null,
+            },
+          },
+          get: {
+            operationId: "getClaim",
+            parameters: [null, { name: "id", in: "path", required: true, schema: { type: "string" } }],
+            requestBody: null,
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { properties: null, required: null } } },
+              },
+            },
+          },
+          put: {
+            operationId: "justify",
+            requestBody: {
+              required: true,
+              content: {
+                "application/x-www-form-urlencoded": {
+                  schema: { $ref: "#/components/schemas/Response" },
+                  encoding: { decision: null, justification: { style: null, contentType: null } },
+                },
+              },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+          delete: null,
+        },
+      },
+    };
+    const { results } = await run(write("nulls.json", JSON.stringify(doc)), server.url, {
+      CONTRACT_PARAMS: JSON.stringify({ "respond.id": "c1", "justify.id": "c1", "getClaim.id": "c1" }),
+    });
+    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
+    expect(results.find((r) => r.id === "justify/negative")?.status).not.toBe("skipped");
+    // The schema written as null is named as the document's problem, never a TypeError about it.
+    expect(skipReasons(results)).toMatch(
+      /the schema at \/paths\/~1claims~1\{id\}\/post\/parameters\/2\/schema is null/,
+    );
+    expect(skipReasons(results)).not.toMatch(/Cannot read properties/);
   });
 });
 

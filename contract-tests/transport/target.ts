@@ -14,7 +14,7 @@ import type { Settings } from "../config/settings.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
 import { bodyFailure, charsetFailure } from "./body-error.js";
 import type { BodyError, Exchange } from "../model/types.js";
-import { credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
+import { carriedHeaders, credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
 
 /** How to authenticate one request. */
 export type KeyMode = "valid" | "none" | "empty" | "wrong" | "second";
@@ -77,6 +77,14 @@ export function jsonDepth(text: string): number {
   }
   return max;
 }
+
+/** Codes of the transport (undici) refusing a request it was asked to build: nothing was sent. */
+const REFUSED_TO_BUILD = new Set([
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_NOT_SUPPORTED",
+  "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
+]);
+const refusedToBuild = (err: TypeError) => REFUSED_TO_BUILD.has(String((err.cause as { code?: unknown })?.code));
 
 /** Errors that mean the request did not get an answer from the server and can be sent again. */
 const UNREACHED = /ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET|other side closed|socket hang up/i;
@@ -147,11 +155,14 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const shownSecret = key === "wrong" || key === "empty" ? secret : variable;
     const auth = rules.auth(spec.operation);
     const placements = secret !== undefined && auth.kind === "placed" ? auth.placements : [];
-    const headers: Record<string, string> = {
-      accept: rules.accept(spec.operation),
-      "user-agent": USER_AGENT,
-      ...(spec.headers ?? {}),
-    };
+    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
+    // Only headers the transport can carry as given go; the others are named as the request's doubt.
+    const carried = carriedHeaders(
+      { accept: rules.accept(spec.operation), "user-agent": USER_AGENT, ...(spec.headers ?? {}) },
+      bodyText,
+      scrubber.text,
+    );
+    const headers = carried.headers;
     const wire = { ...headers };
     const shown = { ...headers };
     const wireQuery: Array<[string, string]> = [];
@@ -203,7 +214,6 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       ...shownQuery.map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith("$") ? v : encodeURIComponent(v)}`),
     ].join("&");
     const shownUrl = requestUrl(settings.baseUrl, spec.path, shownQueryText, spec.operation);
-    const bodyText = spec.rawBody ?? (spec.json === undefined ? undefined : JSON.stringify(spec.json));
     if (bodyText !== undefined)
       wire["content-type"] = shown["content-type"] = headers["content-type"] ?? spec.contentType ?? "application/json";
     const request = {
@@ -216,6 +226,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       headers: shown,
       ...(bodyText !== undefined ? { bodyText: scrubber.text(bodyText) } : {}),
       json: spec.json,
+      ...(carried.doubts.length ? { doubt: carried.doubts.join("; ") } : {}),
     };
     const timeoutMs = spec.timeoutMs ?? settings.timeoutMs;
     const started = Date.now();
@@ -245,10 +256,11 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         clearTimeout(timer);
         // fetch refused to build the request (a body on GET, a header value it cannot send): nothing reached the
         // target, so it is the suite's problem, never the target's, and no reason to stop sending.
-        if (err instanceof TypeError && !/fetch failed/i.test(err.message)) {
+        if (err instanceof TypeError && (!/fetch failed/i.test(err.message) || refusedToBuild(err))) {
           sent--;
           suiteError = true;
-          lastError = scrubber.text(`the suite could not send this request: ${err.message}`);
+          const why = refusedToBuild(err) ? (err.cause as Error).message : err.message;
+          lastError = scrubber.text(`the suite could not send this request: ${why}`);
           break;
         }
         // A network error with no cause of its own (no code, no message) is fetch refusing an answer it received,

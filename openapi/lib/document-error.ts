@@ -1,4 +1,4 @@
-/** The leaf of openapi/lib: the error a document that cannot be read raises, and JSON pointer segments. */
+/** The leaf of openapi/lib: the error a document that cannot be read raises, and JSON pointers. */
 
 /** A file that is not an OpenAPI document this project can read; the message names the file and the rule. */
 export class DocumentError extends Error {
@@ -8,4 +8,36 @@ export class DocumentError extends Error {
 /** Escapes one JSON pointer segment (RFC 6901). */
 export function pointerSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * The JSON pointer a local `$ref` (`#/paths/~1%7Bid%7D`) names: a URI fragment is percent-decoded before it
+ * is read as a pointer (RFC 6901, section 6). A fragment that is not valid percent-encoding is kept as written.
+ */
+export function refPointer(ref: string): string {
+  const fragment = ref.replace(/^#/, "");
+  if (!fragment.includes("%")) return fragment;
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+/**
+ * Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when
+ * absent.
+ */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === "" || pointer === "#") return root;
+  const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer)
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let cur: any = root;
+  for (const part of parts) {
+    if (cur === null || typeof cur !== "object" || !(part in cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
 }

@@ -5,7 +5,9 @@
  * the parsed document, so it holds for any document: `npm run generate` writes it to
  * `generated/operations.json`, and the contract suite builds it at run time from the YAML it is given.
  */
-import { derefSchema, refPointer, resolvePointer, toPointer, type OpenApiDocument } from "./spec.js";
+import { derefSchema, toPointer, type OpenApiDocument } from "./spec.js";
+import { resolvePointer } from "./document-error.js";
+import { refPointer } from "./document-error.js";
 
 /** HTTP methods an OpenAPI path item may hold, in the order the table lists them. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;

@@ -9,8 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { pointerSegment } from "./document-error.js";
-import { DocumentError } from "./document-error.js";
+import { DocumentError, pointerSegment, refPointer, resolvePointer } from "./document-error.js";
 
 /**
  * The places of non-local `$ref`s in a parsed document, anywhere (extensions and examples included); at most `limit`.
@@ -37,6 +36,70 @@ function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknow
   }
   return found;
 }
+
+/**
+ * The deepest a document may nest, counting each level of its objects and arrays and each `$ref` followed
+ * (public documents nest at most some 35 levels): every reader of a document (the YAML parser, structuredClone,
+ * the 3.0 upgrade, ajv, the value generator, Prism) recurses per level, and a deeper one would exhaust its stack.
+ */
+export const MAX_DOCUMENT_DEPTH = 256;
+
+/** A pointer as shown in a message: at most 240 characters, its middle elided. */
+const shownPointer = (at: string) => (at.length > 240 ? `${at.slice(0, 120)}...${at.slice(-120)}` : at || "/");
+
+/**
+ * Where `doc` nests deeper than `bound` levels (each object or array one level, each local `$ref` one more, a
+ * `$ref` back into its own path not followed), or undefined. Iterative, each node measured once.
+ */
+export function depthExceeded(doc: unknown, bound = MAX_DOCUMENT_DEPTH): string | undefined {
+  if (doc === null || typeof doc !== "object") return undefined;
+  // How many levels each node measured so far holds (itself included); the nodes of the current path.
+  const height = new Map<object, number>();
+  const onPath = new Set<object>();
+  // A frame: its node, its keys (a followed $ref last, as null), the next to enter, its deepest child, how it was entered.
+  type Frame = { node: object; keys: Array<string | null>; next: number; deepest: number; via: string | null };
+  const frame = (node: object, via: string | null): Frame => {
+    const keys: Array<string | null> = Object.keys(node);
+    const ref = Array.isArray(node) ? undefined : (node as Record<string, unknown>).$ref;
+    if (typeof ref === "string" && ref.startsWith("#")) keys.push(null);
+    onPath.add(node);
+    return { node, keys, next: 0, deepest: 0, via };
+  };
+  // The pointer of the path `stack` then `last`: each step is a member, or a $ref followed (restarting at its target).
+  const pointer = (path: Frame[], last: string | null) => {
+    let at = "";
+    path.forEach((parent, i) => {
+      const via = i + 1 < path.length ? path[i + 1]!.via : last;
+      at = via === null ? refPointer((parent.node as Record<string, string>).$ref!) : `${at}/${pointerSegment(via)}`;
+    });
+    return at;
+  };
+  const stack: Frame[] = [frame(doc, null)];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next < top.keys.length) {
+      const key = top.keys[top.next++]!;
+      const child =
+        key === null
+          ? resolvePointer(doc, (top.node as Record<string, string>).$ref!)
+          : (top.node as Record<string, unknown>)[key];
+      if (child === null || typeof child !== "object" || onPath.has(child)) continue;
+      const measured = height.get(child) ?? 1;
+      if (stack.length + measured > bound) return shownPointer(pointer(stack, key));
+      if (height.has(child)) top.deepest = Math.max(top.deepest, measured);
+      else stack.push(frame(child, key));
+      continue;
+    }
+    stack.pop();
+    onPath.delete(top.node);
+    height.set(top.node, top.deepest + 1);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.deepest = Math.max(parent.deepest, top.deepest + 1);
+  }
+  return undefined;
+}
+
+const TOO_DEEP = `nests deeper than ${MAX_DOCUMENT_DEPTH} levels (each object, array and $ref followed is one), which the tools that read it cannot follow`;
 
 /** Throws {@link DocumentError} naming the first non-local `$ref` of `doc` (`label` names the file). */
 export function assertSelfContained(doc: unknown, label: string): void {
@@ -66,17 +129,36 @@ function parseErrorPlace(err: unknown): string {
 
 /**
  * A document's text parsed: a JSON text with JSON.parse (the yaml parser takes some 15 s per MB of JSON,
- * and public documents are often megabytes of JSON), anything else as YAML. Throws the parser's error.
+ * and public documents are often megabytes of JSON), anything else as YAML. Throws the parser's error, or a
+ * {@link DocumentError} naming `label` for a document nested deeper than {@link MAX_DOCUMENT_DEPTH}.
  */
-export function parseDocumentText(text: string): unknown {
+export function parseDocumentText(text: string, label = "the document"): unknown {
+  let doc: unknown;
+  let json = false;
   if (/^\s*[{[]/.test(text)) {
     try {
-      return JSON.parse(text);
+      doc = JSON.parse(text);
+      json = true;
     } catch {
       // Not JSON after all (YAML flow style): the YAML parser decides.
     }
   }
-  return parse(text);
+  if (!json) {
+    try {
+      doc = parse(text);
+    } catch (err) {
+      // The YAML parser recurses per level: a document nested some 800 levels deep exhausts its stack first.
+      if ((err as { code?: unknown }).code === "RESOURCE_EXHAUSTION" && /call stack/i.test(String(err)))
+        throw new DocumentError(
+          `${label} ${TOO_DEEP}: the YAML parser ran out of stack at ${parseErrorPlace(err).replace(/^\S+ at /, "")}`,
+        );
+      throw err;
+    }
+  }
+  // Bounded once, here, before any reader (a clone, the upgrade, ajv, Prism) recurses through it.
+  const at = depthExceeded(doc);
+  if (at !== undefined) throw new DocumentError(`${label} ${TOO_DEEP}: the bound is crossed at ${at}`);
+  return doc;
 }
 
 /**
@@ -108,11 +190,18 @@ export function readDocumentFile(path: string): unknown {
   try {
     text = readFileSync(path, "utf8");
     if (lastRead?.path === path && lastRead.text === text) return lastRead.doc;
-    lastRead = { path, text, doc: parseDocumentText(text) };
-    return lastRead.doc;
   } catch (err) {
     throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
   }
+  let doc: unknown;
+  try {
+    doc = parseDocumentText(text, path);
+  } catch (err) {
+    if (err instanceof DocumentError) throw err;
+    throw new DocumentError(`${path} cannot be read as YAML or JSON (${parseErrorPlace(err)})`);
+  }
+  lastRead = { path, text, doc };
+  return doc;
 }
 
 /**

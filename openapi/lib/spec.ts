@@ -8,7 +8,7 @@ import addFormatsModule from "ajv-formats";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { fileURLToPath } from "node:url";
 import { ajvRegExp } from "./regex.js";
-import { DocumentError, pointerSegment } from "./document-error.js";
+import { DocumentError, pointerSegment, refPointer, resolvePointer } from "./document-error.js";
 import { assertSelfContained, readDocumentFile } from "./self-contained.js";
 
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
@@ -183,38 +183,6 @@ export function toPointer(segments: ReadonlyArray<string | number>): string {
   return segments.length === 0 ? "" : `/${segments.map((s) => pointerSegment(String(s))).join("/")}`;
 }
 
-/**
- * The JSON pointer a local `$ref` (`#/paths/~1%7Bid%7D`) names: a URI fragment is percent-decoded before it
- * is read as a pointer (RFC 6901, section 6). A fragment that is not valid percent-encoding is kept as written.
- */
-export function refPointer(ref: string): string {
-  const fragment = ref.replace(/^#/, "");
-  if (!fragment.includes("%")) return fragment;
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
-}
-
-/**
- * Resolves a JSON pointer (`/a/b`, or a `$ref` fragment `#/a/b`, percent-decoded) inside a value; undefined when
- * absent.
- */
-export function resolvePointer(root: unknown, pointer: string): unknown {
-  if (pointer === "" || pointer === "#") return root;
-  const parts = (pointer.startsWith("#") ? refPointer(pointer) : pointer)
-    .split("/")
-    .slice(1)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-  let cur: any = root;
-  for (const part of parts) {
-    if (cur === null || typeof cur !== "object" || !(part in cur)) return undefined;
-    cur = cur[part];
-  }
-  return cur;
-}
-
 /** Follows local `$ref`s (`#/...`) from `schema` (found at `pointer`) to a schema without one. */
 export function derefSchema(root: unknown, schema: any, pointer = ""): { schema: any; pointer: string } {
   let cur = schema;
@@ -253,6 +221,10 @@ export class SpecValidator {
   validator(pointer: string): ValidateFunction {
     let fn = this.cache.get(pointer);
     if (!fn) {
+      if (resolvePointer(this.spec, pointer) === null)
+        throw new DocumentError(
+          `the schema at ${pointer} is null, which is no schema (a schema is an object or a boolean)`,
+        );
       try {
         // A pointer to nothing (a parameter without a schema) constrains nothing.
         fn = this.ajv.compile(
@@ -298,4 +270,76 @@ export class SpecValidator {
     const fn = this.validator(pointer);
     return fn(value) ? [] : [...(fn.errors ?? [])];
   }
+
+  /**
+   * ajv's errors as one finding per broken rule: an `anyOf`/`oneOf` no branch matches is one error, not one
+   * per losing branch, naming the branch closest to the value (its discriminator's, else the one whose type
+   * and tags match with the fewest errors) in `params.closest`, and what it fails in `params.closestFails`.
+   */
+  explain(pointer: string, value: unknown): ErrorObject[] {
+    const errors = this.validate(pointer, value);
+    // ajv (allErrors) writes a failing combinator's branch errors just before its own, in branch order.
+    for (let i = errors.length - 1; i >= 0; i--) {
+      const err = errors[i]!;
+      const branches = (err.parentSchema as Record<string, unknown> | undefined)?.[err.keyword];
+      if ((err.keyword !== "anyOf" && err.keyword !== "oneOf") || !Array.isArray(branches)) continue;
+      if (err.keyword === "oneOf" && err.params.passingSchemas) continue; // several matched: no branch errors
+      const at = this.schemaPathOf(err);
+      if (!at.startsWith("#/")) continue;
+      const raw = branches.map((_b, n) => this.validate(`${at.slice(1)}/${n}`, err.data));
+      const count = raw.reduce((sum, e) => sum + e.length, 0);
+      const region = errors.slice(i - count, i);
+      const same = (a: ErrorObject, b: ErrorObject) =>
+        a.keyword === b.keyword && a.instancePath === err.instancePath + b.instancePath;
+      if (i - count < 0 || !raw.flat().every((e, n) => same(region[n]!, e))) continue;
+      const best = closestBranch(err, raw);
+      const explained = this.explain(`${at.slice(1)}/${best}`, err.data);
+      const shown = explained
+        .slice(0, 3)
+        .map((e) => `${err.instancePath + e.instancePath || "(root)"} ${e.message ?? e.keyword}`)
+        .join("; ");
+      const ref =
+        isMapping(branches[best]) && typeof branches[best].$ref === "string" ? ` (${branches[best].$ref})` : "";
+      errors.splice(i - count, count + 1, {
+        ...err,
+        params: {
+          ...err.params,
+          closest: `${at}/${best}${ref}`,
+          closestFails: `${shown}${explained.length > 3 ? `; and ${explained.length - 3} more` : ""}`,
+        },
+      });
+      i -= count;
+    }
+    return errors;
+  }
+}
+
+/**
+ * The branch of a failing `anyOf`/`oneOf` closest to its value: the one its discriminator names, else the
+ * one whose type matches, then whose tags (a `const` or `enum` member) match, then with the fewest errors.
+ */
+function closestBranch(err: ErrorObject, branchErrors: ErrorObject[][]): number {
+  const parent = err.parentSchema as Record<string, any>;
+  const branches = parent[err.keyword] as unknown[];
+  const property = parent.discriminator?.propertyName;
+  const tag = isMapping(err.data) && typeof property === "string" ? err.data[property] : undefined;
+  if (typeof tag === "string") {
+    const target = isMapping(parent.discriminator.mapping) ? parent.discriminator.mapping[tag] : undefined;
+    const named = branches.findIndex(
+      (b) => isMapping(b) && typeof b.$ref === "string" && (b.$ref === target || b.$ref.endsWith(`/${tag}`)),
+    );
+    if (named >= 0) return named;
+  }
+  const score = (errors: ErrorObject[]) => [
+    errors.some((e) => e.instancePath === "" && e.keyword === "type") ? 1 : 0,
+    errors.some((e) => (e.keyword === "const" || e.keyword === "enum") && /^\/[^/]*$/.test(e.instancePath)) ? 1 : 0,
+    errors.length,
+  ];
+  let best = 0;
+  for (let n = 1; n < branchErrors.length; n++) {
+    const [a, b] = [score(branchErrors[n]!), score(branchErrors[best]!)];
+    const k = a.findIndex((x, j) => x !== b[j]);
+    if (k >= 0 && a[k]! < b[k]!) best = n;
+  }
+  return best;
 }

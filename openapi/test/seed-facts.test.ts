@@ -6,7 +6,8 @@
 import { describe, expect, test } from "vitest";
 import { SpecModel } from "../../contract-tests/model/model.js";
 import { undocumentedMembers } from "../../contract-tests/model/undocumented.js";
-import { derefSchema, loadSpec, resolvePointer, SPEC_PATH, SpecValidator } from "../lib/spec.js";
+import { derefSchema, loadSpec, SPEC_PATH, SpecValidator } from "../lib/spec.js";
+import { resolvePointer } from "../lib/document-error.js";
 
 const spec = loadSpec();
 const validator = new SpecValidator(spec);

@@ -4,7 +4,9 @@
  * what a real API of that size would have). Used by the corpus benchmark and to trim corpus documents.
  */
 import { HTTP_METHODS } from "../../openapi/lib/operations.js";
-import { isMapping, refPointer, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { isMapping, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
+import { refPointer } from "../../openapi/lib/document-error.js";
 import { pointerSegment } from "../../openapi/lib/document-error.js";
 
 /** How many operations `doc` has. */

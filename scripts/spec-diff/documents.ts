@@ -36,7 +36,7 @@ function repoRoot(dir: string): string {
 }
 
 function parseDocument(text: string, origin: string): OpenApiDocument {
-  const doc: unknown = parseDocumentText(text);
+  const doc: unknown = parseDocumentText(text, origin);
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error(`${origin} is not an OpenAPI document`);
   return doc as OpenApiDocument;
 }

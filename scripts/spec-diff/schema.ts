@@ -4,7 +4,8 @@
  * values, required names, alternatives); `$ref`s are followed in each document, with a guard against
  * cycles; keywords are compared only where they apply to the schema's types.
  */
-import { derefSchema, isMapping, resolvePointer, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { derefSchema, isMapping, type OpenApiDocument } from "../../openapi/lib/spec.js";
+import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { pointerSegment } from "../../openapi/lib/document-error.js";
 
 /** One difference, before it is classified: the rule, where it lies, and the values. */
