@@ -19,7 +19,8 @@ import type { RequestSpec } from "../transport/target.js";
 import type { SpecModel } from "../model/model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 import { typesOf, validSamples } from "./generate.js";
-import { bodyMedia, bucketOf, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { bucketOf, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { planOf } from "./plan.js";
 import { fromWire } from "../model/wire-values.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
@@ -187,11 +188,9 @@ export function hasEdges(
 ): boolean {
   const int64Id = (p: ParameterEntry) =>
     changeIds && wide64(model.deref(p.schema, "").schema ?? {}) && placementOf(p).asText;
-  const media = bodyMedia(op);
-  const body = media?.schemaPointer
-    ? model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema
-    : undefined;
-  const bodyAt: Placement = { place: "body", asText: !media || !isJsonMedia(media.mediaType) };
+  const plan = planOf(op).body;
+  const body = plan?.pointer ? model.deref({ $ref: `#${plan.pointer}` }, plan.pointer).schema : undefined;
+  const bodyAt: Placement = { place: "body", asText: plan?.writing !== "json" };
   return (
     op.parameters.some((p) =>
       p.in === "path"
@@ -321,11 +320,11 @@ export function valueClassRequests(
       });
     }
   }
-  const media = bodyMedia(op);
+  const plan = planOf(op).body;
   const body = values.body?.value;
-  if (media?.schemaPointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
-    const pointer = media.schemaPointer;
-    const json = isJsonMedia(media.mediaType);
+  if (plan?.pointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const { pointer } = plan;
+    const json = plan.writing === "json";
     const schema = model.deref({ $ref: `#${pointer}` }, pointer);
     for (const [name, member] of Object.entries((schema.schema?.properties ?? {}) as Record<string, unknown>)) {
       const withMember = (v: unknown) => ({ ...(body as object), [name]: v });
@@ -376,10 +375,10 @@ export function edgeRequests(
     bucketOf(v, p.in)[p.name] = edge.value;
     out.push({ what: `${p.in} parameter ${p.name}: ${edge.what}`, values: v });
   }
-  const media = bodyMedia(op);
+  const plan = planOf(op).body;
   const body = values.body?.value;
-  if (media?.schemaPointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
-    const pointer = media.schemaPointer;
+  if (plan?.pointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
+    const { pointer } = plan;
     const schema = model.deref({ $ref: `#${pointer}` }, pointer);
     for (const [name, member] of Object.entries((schema.schema?.properties ?? {}) as Record<string, unknown>)) {
       const withMember = (v: unknown) => ({ ...(body as object), [name]: v });

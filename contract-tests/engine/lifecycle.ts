@@ -15,15 +15,8 @@ import type { CheckContext, Exchange } from "../model/types.js";
 import { boundaries, validSamples } from "./generate.js";
 import { allLinks, familyOf, linkParameter, type SourcedLink } from "./links.js";
 import { base, ready } from "./phases.js";
-import {
-  baseValues,
-  bodyMedia,
-  cloneValues,
-  expandPath,
-  toRequest,
-  withConfiguredMembers,
-  type Values,
-} from "./requests.js";
+import { baseValues, cloneValues, expandPath, toRequest, withConfiguredMembers, type Values } from "./requests.js";
+import { planOf } from "./plan.js";
 import { aliveOf, isDeleted, itemOf, producersOf, type Resource } from "./resources.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
@@ -164,7 +157,7 @@ function familiesOf(model: SpecModel, settings: Settings, operations: OperationE
 
 /** A valid body for `op` that differs from `sent` in as many members as can be (so an update is seen). */
 function differentBody(ctx: ScenarioContext, op: OperationEntry, sent: unknown, fallback: Values["body"]) {
-  const pointer = bodyMedia(op)?.schemaPointer;
+  const pointer = planOf(op).body?.pointer;
   if (!pointer) return fallback;
   const was = sent !== null && typeof sent === "object" ? (sent as Record<string, unknown>) : {};
   const score = (b: unknown) =>
@@ -253,7 +246,7 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<void> {
  */
 function pastInt64Sendable(model: SpecModel, op: OperationEntry): boolean {
   const item = itemOf(op);
-  const p = item && op.parameters.find((x) => x.in === "path" && x.name === item.param);
+  const p = item && planOf(op).parameters.path.get(item.param);
   if (!p) return false;
   if (op.safe) return true;
   const types = [model.deref(p.schema, p.schemaPointer).schema?.type ?? []].flat() as string[];
@@ -268,7 +261,7 @@ function pastInt64Sendable(model: SpecModel, op: OperationEntry): boolean {
 async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
   const item = itemOf(op);
-  const p = item && op.parameters.find((x) => x.in === "path" && x.name === item.param);
+  const p = item && planOf(op).parameters.path.get(item.param);
   if (!item || !p) skip("skipped: the path ends in no identifier");
   // Parents of the identifier as the run knows them (so the probe reaches the identifier), else generated
   // values, as for the mock: the identifier itself is replaced below by one no store holds.

@@ -16,7 +16,6 @@ import { allLinks, evaluate, everyValue, familyOf, linkParameter, type SourcedLi
 import { aliveOf, isAlive, isCreated, isDeleted, producersOf } from "./resources.js";
 import {
   baseValues,
-  bodyMedia,
   cloneValues,
   bucketOf,
   exampleProblem,
@@ -27,6 +26,7 @@ import {
   withConfiguredMembers,
   type Values,
 } from "./requests.js";
+import { planOf } from "./plan.js";
 import { fromWire } from "../model/wire-values.js";
 import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
@@ -142,8 +142,9 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   await ready(ctx, op);
   const values = base(ctx, op);
   const sends: Array<{ values: Values; pair?: string | undefined; doubt?: string | undefined }> = [];
-  if (!bodyMedia(op)?.examples.length) sends.push({ values });
-  for (const e of bodyMedia(op)?.examples ?? []) {
+  const bodyExamples = planOf(op).body?.media.examples ?? [];
+  if (!bodyExamples.length) sends.push({ values });
+  for (const e of bodyExamples) {
     const body = withConfiguredMembers(ctx.settings, op, structuredClone(e.value));
     sends.push({
       values: { ...cloneValues(values), body: { value: body } },
@@ -206,8 +207,8 @@ function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unk
 
 /** Skips the phase, naming the document's problem, when a schema the requests are built from cannot be compiled. */
 function requireCompilable(ctx: ScenarioContext, op: OperationEntry): void {
-  const pointers = [bodyMedia(op)?.schemaPointer, ...op.parameters.map((p) => p.schemaPointer)].filter(
-    (p): p is string => Boolean(p),
+  const pointers = [planOf(op).body?.pointer, ...op.parameters.map((p) => p.schemaPointer)].filter((p): p is string =>
+    Boolean(p),
   );
   for (const pointer of pointers) {
     const problem = ctx.model.validator.problem(pointer);
@@ -220,8 +221,8 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   await ready(ctx, op);
   const values = base(ctx, op);
   const count = ctx.settings.examples;
-  const body = bodyMedia(op);
-  const bodies = body?.schemaPointer ? validSamples(ctx.model, body.schemaPointer, count, ctx.settings.seed) : [];
+  const pointer = planOf(op).body?.pointer;
+  const bodies = pointer ? validSamples(ctx.model, pointer, count, ctx.settings.seed) : [];
   const linked = linkedValues(ctx, op);
   const optional = op.parameters.filter((p) => p.in !== "path" && !p.required);
   const samples = new Map(
@@ -251,14 +252,12 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     for (const b of boundaries(ctx.model, p.schema))
       if (valid(p.schemaPointer, b.value))
         bounds.push({ v: { ...cloneValues(values), [p.in]: { ...values[p.in as "query"], [p.name]: b.value } } });
-  const bodySchema = body?.schemaPointer
-    ? ctx.model.deref({ $ref: `#${body.schemaPointer}` }, body.schemaPointer).schema
-    : undefined;
-  if (values.body && bodySchema?.properties)
+  const bodySchema = pointer ? ctx.model.deref({ $ref: `#${pointer}` }, pointer).schema : undefined;
+  if (values.body && pointer && bodySchema?.properties)
     for (const [name, s] of Object.entries(bodySchema.properties as Record<string, unknown>))
       for (const b of boundaries(ctx.model, s)) {
         const candidate = { ...(values.body.value as object), [name]: b.value };
-        if (valid(body!.schemaPointer!, readBack(ctx.model, op, candidate)))
+        if (valid(pointer, readBack(ctx.model, op, candidate)))
           bounds.push({ v: { ...cloneValues(values), body: { value: candidate } } });
       }
   for (const { v } of bounds.slice(0, ctx.settings.kind === "live" ? 2 : 8)) await ctx.send(toRequest(op, v));
@@ -279,14 +278,14 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   const cases: Array<{ spec: RequestSpec; what: string; demand: Mutation["demand"]; ambiguous: boolean }> = [];
   const add = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error", ambiguous = false) =>
     cases.push({ spec, what, demand, ambiguous });
-  const body = bodyMedia(op);
-  const pointer = body?.schemaPointer;
-  if (op.requestBody && values.body && pointer) {
+  const body = planOf(op).body;
+  const pointer = body?.pointer;
+  if (body && values.body && pointer) {
     const invalid = (candidate: unknown) =>
       ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
     const noBody = toRequest(op, { ...values, body: undefined } as Values);
-    if (op.requestBody.required) add(noBody, "no body where one is required");
-    if (isJsonMedia(body.mediaType)) {
+    if (body.required) add(noBody, "no body where one is required");
+    if (body.writing === "json") {
       add(
         toRequest(op, values, {
           rawBody: JSON.stringify(values.body.value),
@@ -319,7 +318,7 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       ])
         bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
     // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
-    const leftOut = (candidate: unknown) => !op.requestBody?.required && readsAsNoBody(op, candidate);
+    const leftOut = (candidate: unknown) => !body.required && readsAsNoBody(op, candidate);
     for (const [candidate, what, demand] of bodies)
       if (invalid(candidate) && !leftOut(candidate))
         add(toRequest(op, { ...values, body: { value: candidate } }), what, demand);

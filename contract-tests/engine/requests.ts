@@ -4,7 +4,6 @@
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
 import {
-  essence,
   isJsonMedia,
   type MediaEntry,
   type OperationEntry,
@@ -16,6 +15,7 @@ import { configuredValue, type Settings } from "../config/settings.js";
 import type { RequestSpec } from "../transport/target.js";
 import { jsonType, validSamples } from "./generate.js";
 import { fromWire } from "../model/wire-values.js";
+import { planOf } from "./plan.js";
 
 /** The values of one request, by parameter name; `body` absent means no body. */
 export interface Values {
@@ -111,36 +111,12 @@ function pathSegment(p: ParameterEntry | undefined, name: string, value: unknown
 
 /** The path with its parameters filled in (each value percent-encoded, as its style writes it). */
 export function expandPath(op: OperationEntry, path: Record<string, unknown>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    pathSegment(
-      op.parameters.find((x) => x.in === "path" && x.name === name),
-      name,
-      path[name],
-    ),
-  );
+  const params = planOf(op).parameters.path;
+  return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => pathSegment(params.get(name), name, path[name]));
 }
 
 const FORM_MEDIA = /^application\/x-www-form-urlencoded\b/i;
 const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
-
-/**
- * The media type the suite sends an operation's body as: JSON when the operation takes JSON, else a URL-encoded
- * form, else a multipart form, else text; undefined when it takes no body or only media the suite cannot write.
- */
-export function bodyMedia(op: OperationEntry) {
-  const content = op.requestBody?.content ?? [];
-  // application/json itself first, then any other concrete JSON type, then a JSON range (application/*+json).
-  const json = content.filter((m) => isJsonMedia(m.mediaType));
-  const exact =
-    json.find((m) => essence(m.mediaType) === "application/json") ?? json.find((m) => !m.mediaType.includes("*"));
-  return (
-    exact ??
-    json[0] ??
-    content.find((m) => FORM_MEDIA.test(m.mediaType)) ??
-    content.find((m) => MULTIPART_MEDIA.test(m.mediaType)) ??
-    content.find((m) => /^text\//i.test(m.mediaType))
-  );
-}
 
 /** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
 const fieldText = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v));
@@ -190,11 +166,10 @@ function formFields(value: unknown, encoding: Encoding = {}, multipart = false):
 
 /** True when `value`, written as the operation's body media, is no body at all (an empty form): a body left out. */
 export function readsAsNoBody(op: OperationEntry, value: unknown): boolean {
-  const media = bodyMedia(op);
-  if (!media || isJsonMedia(media.mediaType)) return false;
-  if (FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType))
-    return formFields(value, media.encoding, MULTIPART_MEDIA.test(media.mediaType)).length === 0;
-  return fieldText(value) === "";
+  const body = planOf(op).body;
+  if (!body || body.writing === "json") return false;
+  if (body.writing === "text") return fieldText(value) === "";
+  return formFields(value, body.encoding, body.writing === "multipart").length === 0;
 }
 
 const MULTIPART_BOUNDARY = "webauto-contract-suite-boundary-7c1e";
@@ -222,33 +197,24 @@ export function encodeBody(
   return { rawBody: fieldText(value), contentType: type };
 }
 
-/**
- * The Content-Type a body documented under `mediaType` is sent with: itself, or for a range a concrete type in
- * it (a Content-Type is never a range): `*\/*` and `application/*` as application/json, `text/*` as text/plain,
- * `application/*+json` as application/vnd.contract-suite+json.
- */
-function concreteMedia(mediaType: string): string {
-  const type = essence(mediaType);
-  if (!type.includes("*")) return mediaType;
-  if (type === "*/*" || type === "application/*") return "application/json";
-  if (type === "text/*") return "text/plain";
-  return type.replace("*", "vnd.contract-suite");
-}
-
 /** The request fields of a body: JSON as `json` (sent as its media type), any other media written out. */
 function bodyFields(op: OperationEntry, value: unknown): Partial<RequestSpec> {
-  const media = bodyMedia(op);
-  const type = media && concreteMedia(media.mediaType);
-  if (!media || isJsonMedia(media.mediaType))
-    return { json: value, ...(type && !/^application\/json\b/i.test(type) ? { contentType: type } : {}) };
-  return { json: value, ...encodeBody(type!, value, media.encoding) };
+  const body = planOf(op).body;
+  if (!body) return { json: value };
+  if (body.writing === "json")
+    return {
+      json: value,
+      ...(!/^application\/json\b/i.test(body.contentType) ? { contentType: body.contentType } : {}),
+    };
+  return { json: value, ...encodeBody(body.contentType, value, body.encoding) };
 }
 
 /** Builds the request for `op` with `values`. */
 export function toRequest(op: OperationEntry, values: Values, extra: Partial<RequestSpec> = {}): RequestSpec {
+  const { parameters } = planOf(op);
   const query: Record<string, string | string[]> = dict();
   for (const [name, value] of Object.entries(values.query)) {
-    const p = op.parameters.find((x) => x.in === "query" && x.name === name);
+    const p = parameters.query.get(name);
     if (value === undefined || !p) continue;
     for (const [key, text] of queryPairs(p, value)) {
       const seen = query[key];
@@ -261,8 +227,8 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
     }
   }
   const headers: Record<string, string> = dict();
-  const wire = (where: string, name: string, value: unknown) => {
-    const p = op.parameters.find((x) => x.in === where && x.name === name);
+  const wire = (where: "header" | "cookie", name: string, value: unknown) => {
+    const p = parameters[where].get(name);
     const text = p ? serialize(p, value) : String(value);
     return Array.isArray(text) ? text.join(",") : text;
   };
@@ -291,14 +257,12 @@ export function toRequest(op: OperationEntry, values: Values, extra: Partial<Req
  * wire is not taken for a negative case; a text body as its text.
  */
 export function readBack(model: SpecModel, op: OperationEntry, value: unknown): unknown {
-  const media = bodyMedia(op);
-  if (!media || isJsonMedia(media.mediaType)) return value;
-  if (!FORM_MEDIA.test(media.mediaType) && !MULTIPART_MEDIA.test(media.mediaType)) return fieldText(value);
-  const schema = media.schemaPointer
-    ? (model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer).schema ?? {})
-    : {};
-  const multipart = MULTIPART_MEDIA.test(media.mediaType);
-  const encoding = media.encoding ?? {};
+  const body = planOf(op).body;
+  if (!body || body.writing === "json") return value;
+  if (body.writing === "text") return fieldText(value);
+  const schema = body.pointer ? (model.deref({ $ref: `#${body.pointer}` }, body.pointer).schema ?? {}) : {};
+  const multipart = body.writing === "multipart";
+  const { encoding } = body;
   const out: Record<string, unknown> = dict();
   if (!isMapping(value)) return out;
   for (const [name, v] of Object.entries(value)) {
@@ -361,7 +325,7 @@ export function exampleProblem(
   where: ParameterEntry | "body",
   value: unknown,
 ): string | undefined {
-  const pointer = where === "body" ? bodyMedia(op)?.schemaPointer : where.schemaPointer;
+  const pointer = where === "body" ? planOf(op).body?.pointer : where.schemaPointer;
   if (!pointer) return undefined;
   const read = where === "body" ? readBack(model, op, value) : fromWire(model, where, serialize(where, value));
   const [err] = model.validator.validate(pointer, read);
@@ -451,7 +415,7 @@ export function baseValues(
     }
     bucketOf(values, p.in)[p.name] = v.value;
   }
-  const media = bodyMedia(op);
+  const media = planOf(op).body?.media;
   const written = op.requestBody?.content.map((m) => m.mediaType) ?? [];
   if (!media && op.requestBody?.required && written.length > 0) {
     return {

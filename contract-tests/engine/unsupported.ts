@@ -8,6 +8,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";
 import { baseValues, emptyValues, parameterValue, toRequest, type Values } from "./requests.js";
+import { planOf } from "./plan.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
 
@@ -36,7 +37,7 @@ function pathValues(ctx: ScenarioContext, op: OperationEntry): Values["path"] | 
   const b = baseValues(ctx.model, ctx.settings, op);
   if ("values" in b) return b.values.path;
   const out: Values["path"] = {};
-  for (const p of op.parameters.filter((x) => x.in === "path")) {
+  for (const p of planOf(op).parameters.path.values()) {
     const v = parameterValue(ctx.model, ctx.settings, op, p, true);
     if (!v) return undefined;
     out[p.name] = v.value;

@@ -3,6 +3,7 @@
  * the generic phases. The filter values come from the document (the state enum) and from the account.
  */
 import { baseValues, toRequest, type Values } from "../engine/requests.js";
+import { planOf } from "../engine/plan.js";
 import type { Scenario, ScenarioContext } from "../engine/scenario.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
 import type { Exchange } from "../model/types.js";
@@ -43,7 +44,7 @@ async function walk(ctx: ScenarioContext): Promise<void> {
 }
 
 async function statusFilter(ctx: ScenarioContext): Promise<void> {
-  const param = ctx.model.operation(OP).parameters.find((p) => p.name === "status");
+  const param = planOf(ctx.model.operation(OP)).parameters.query.get("status");
   const states = (ctx.model.deref(ctx.model.deref(param?.schema, "").schema?.items, "").schema?.enum ?? []) as string[];
   if (states.length === 0) skip("skipped: the document lists no states for the status filter");
   const singles: Exchange[] = [];

@@ -1,14 +1,14 @@
 /** The small generators of the suite, on their own, over every parameter and body schema of the document. */
 import { describe, expect, it } from "vitest";
 import { boundaries, conservative, invalidValues, validSamples } from "../engine/generate.js";
-import { bodyMedia } from "../engine/requests.js";
+import { planOf } from "../engine/plan.js";
 import { model } from "../fixtures/exchanges.js";
 
 const params = model.operations.flatMap((op) =>
   op.parameters.map((p) => ({ name: `${op.operationId} ${p.in} ${p.name}`, p })),
 );
 const bodies = model.operations.flatMap((op) =>
-  bodyMedia(op)?.schemaPointer ? [{ name: op.operationId, pointer: bodyMedia(op)!.schemaPointer! }] : [],
+  planOf(op).body?.pointer ? [{ name: op.operationId, pointer: planOf(op).body!.pointer! }] : [],
 );
 
 describe("valid samples (json-schema-faker, confirmed by ajv)", () => {
