@@ -36,7 +36,7 @@ export const VALUE_CLASS_REQUESTS_PER_OPERATION = 6;
 /** Text outside ASCII: a Latin-1 letter and a character outside the Basic Multilingual Plane (a UTF-16 surrogate pair). */
 export const NON_ASCII_TEXT = "é\u{1F600}";
 /** The 64-bit edges of an integer with no format: int64's maximum, one past it, uint64's overflow, one below int64's minimum. */
-export const INT64_EDGES: readonly bigint[] = [2n ** 63n - 1n, 2n ** 63n, 2n ** 64n, -(2n ** 63n) - 1n];
+const INT64_EDGES: readonly bigint[] = [2n ** 63n - 1n, 2n ** 63n, 2n ** 64n, -(2n ** 63n) - 1n];
 
 const INT32_MAX = 2 ** 31 - 1;
 const FLOAT_MAX = 3.4028234663852886e38;

@@ -106,7 +106,7 @@ export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
 }
 
 /** The links the document writes, with the operation and status each leaves from. */
-export function writtenLinks(operations: OperationEntry[]): SourcedLink[] {
+function writtenLinks(operations: OperationEntry[]): SourcedLink[] {
   return operations.flatMap((op) =>
     op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
   );

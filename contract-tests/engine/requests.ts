@@ -4,6 +4,7 @@
  * (CONTRACT_PARAMS), a documented example, or generated data.
  */
 import {
+  essence,
   isJsonMedia,
   type MediaEntry,
   type OperationEntry,
@@ -286,9 +287,10 @@ export function readBack(model: SpecModel, op: OperationEntry, value: unknown): 
 
 /** Why a form body's value is not what its fields carry: members written as no field, a value that is no object. */
 function formLosses(op: OperationEntry, value: unknown): string[] {
-  const media = bodyMedia(op);
-  if (!media || !(FORM_MEDIA.test(media.mediaType) || MULTIPART_MEDIA.test(media.mediaType))) return [];
-  const multipart = MULTIPART_MEDIA.test(media.mediaType);
+  const body = planOf(op).body;
+  if (!body || (body.writing !== "form" && body.writing !== "multipart")) return [];
+  const media = body.media;
+  const multipart = body.writing === "multipart";
   if (!isMapping(value))
     return value === undefined
       ? []
@@ -307,7 +309,7 @@ function formLosses(op: OperationEntry, value: unknown): string[] {
  * field of a form; a string is no multipart form). Undefined when the wire carries it, or it was not valid.
  */
 export function wireLoss(model: SpecModel, op: OperationEntry, value: unknown): string | undefined {
-  const media = bodyMedia(op);
+  const media = planOf(op).body?.media;
   if (!media?.schemaPointer || isJsonMedia(media.mediaType) || value === undefined) return undefined;
   const [broken] = model.validator.validate(media.schemaPointer, readBack(model, op, value));
   if (!broken || model.validator.validate(media.schemaPointer, value).length > 0) return undefined;

@@ -42,7 +42,7 @@ function externalRefs(doc: unknown, limit = 10): Array<{ at: string; ref: unknow
  * (public documents nest at most some 35 levels): every reader of a document (the YAML parser, structuredClone,
  * the 3.0 upgrade, ajv, the value generator, Prism) recurses per level, and a deeper one would exhaust its stack.
  */
-export const MAX_DOCUMENT_DEPTH = 256;
+const MAX_DOCUMENT_DEPTH = 256;
 
 /** A pointer as shown in a message: at most 240 characters, its middle elided. */
 const shownPointer = (at: string) => (at.length > 240 ? `${at.slice(0, 120)}...${at.slice(-120)}` : at || "/");
@@ -51,7 +51,7 @@ const shownPointer = (at: string) => (at.length > 240 ? `${at.slice(0, 120)}...$
  * Where `doc` nests deeper than `bound` levels (each object or array one level, each local `$ref` one more, a
  * `$ref` back into its own path not followed), or undefined. Iterative, each node measured once.
  */
-export function depthExceeded(doc: unknown, bound = MAX_DOCUMENT_DEPTH): string | undefined {
+function depthExceeded(doc: unknown, bound = MAX_DOCUMENT_DEPTH): string | undefined {
   if (doc === null || typeof doc !== "object") return undefined;
   // How many levels each node measured so far holds (itself included); the nodes of the current path.
   const height = new Map<object, number>();
