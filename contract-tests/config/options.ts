@@ -59,7 +59,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(the Prism mock of the document)",
     value: "<url>",
     description:
-      "The server to check, without the document's common path prefix (e.g. no /v1). No credentials, query or fragment.",
+      "The server to check, without the document's common path prefix " +
+      "(e.g. no /v1). No credentials, query or fragment.",
     aliases: ["url", "target", "server", "base"],
   },
   {
@@ -69,7 +70,8 @@ export const OPTIONS: readonly OptionDef[] = [
     kind: { type: "string" },
     default: "(mock: a placeholder)",
     description:
-      "The credential (environment only). Required for a live target; never printed: reports and curl lines say $CONTRACT_API_KEY.",
+      "The credential (environment only). Required for a live target; never " +
+      "printed: reports and curl lines say $CONTRACT_API_KEY.",
   },
   {
     name: "second-api-key",
@@ -99,7 +101,9 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "{}",
     value: "<json|@file>",
     description:
-      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; on a live target a path parameter of an operation that changes data comes from here or from a resource the run created.',
+      'Values for parameters and body members, as {"operationId.name": value} or {"name": value}; on a live ' +
+      "target a path parameter of an operation that changes data comes from here or from a resource the run " +
+      "created.",
   },
   {
     name: "schema-id",
@@ -117,7 +121,8 @@ export const OPTIONS: readonly OptionDef[] = [
     kind: { type: "boolean" },
     default: "false",
     description:
-      "Undocumented members and envelopes are errors, and so is every acceptance of input the document rules out (not only where the operation documents a refusal), format and pattern included.",
+      "Undocumented members and envelopes are errors, and so is every acceptance of input the document " +
+      "rules out (not only where the operation documents a refusal), format and pattern included.",
   },
   {
     name: "infer-links",
@@ -126,7 +131,9 @@ export const OPTIONS: readonly OptionDef[] = [
     kind: { type: "boolean" },
     default: "true",
     description:
-      "Infer where path identifiers come from when the document has no links for them: a create's response (a member named like the parameter or id, or a Location header) and a listing's items on the same collection, matched by name and schema. The report names each inferred link.",
+      "Infer where path identifiers come from when the document has no links for them: a create's response (a " +
+      "member named like the parameter or id, or a Location header) and a listing's items on the same " +
+      "collection, matched by name and schema. The report names each inferred link.",
   },
   {
     name: "operations",
@@ -136,7 +143,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(every operation)",
     value: "<list>",
     description:
-      "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated.",
+      "Only these operations: operationIds, path globs (/v1/browser/*, ** for any depth, " +
+      "optionally after a method: 'GET /v1/*') or tag:<tag>, comma-separated.",
     aliases: ["only", "include", "operation", "endpoints", "filter"],
   },
   {
@@ -147,7 +155,9 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(every phase)",
     value: "<list>",
     description:
-      "Only these phases: examples, positive, negative, auth, edges, links, isolation, unsupported-method, semantics (a phase no scenario of the run has is refused, naming those it has).",
+      "Only these phases: examples, positive, negative, auth, edges, links, isolation, " +
+      "unsupported-method, semantics (a phase no scenario of the run has is refused, naming those it " +
+      "has).",
   },
   {
     name: "checks",
@@ -176,7 +186,9 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "400 live, 5000 mock, or 25 live / 40 mock per selected operation where that is more",
     value: "<n>",
     description:
-      "The request budget: sending stops at this many requests, the rest is skipped with the reason. A whole mock run spends 17 to 20 requests per operation on public documents, so the default reaches every operation of a large document (GitHub's 1,223).",
+      "The request budget: sending stops at this many requests, the rest is skipped with the reason. A whole " +
+      "mock run spends 17 to 20 requests per operation on public documents, so the default reaches every " +
+      "operation of a large document (GitHub's 1,223).",
     aliases: ["budget", "requests", "limit"],
   },
   {
@@ -187,7 +199,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(none: any reach passes)",
     value: "<share|N%>",
     description:
-      "Fail the run (exit 1) when the share of the selected operations it reached (an operation with at least one request answered with a status line) is below this: a number from 0 to 1 (0.8) or a percentage (80%).",
+      "Fail the run (exit 1) when the share of the selected operations it reached (an operation with at least " +
+      "one request answered with a status line) is below this: a number from 0 to 1 (0.8) or a percentage (80%).",
     aliases: ["reach", "coverage", "min-coverage"],
   },
   {
@@ -235,7 +248,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "60000 + 15000 per MB of the document",
     value: "<ms>",
     description:
-      "How long the Prism mock may take to load the document and listen (a line every 10 s says how long it has been loading).",
+      "How long the Prism mock may take to load the document and listen " +
+      "(a line every 10 s says how long it has been loading).",
   },
   {
     name: "shard",
@@ -245,7 +259,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(the whole run)",
     value: "<i/n>",
     description:
-      "Run shard i of n: a fixed share of the operations (operations joined by links stay together), reports in reports/shard-i-of-n/; npm run contract:merge joins the shards.",
+      "Run shard i of n: a fixed share of the operations (operations joined by links stay " +
+      "together), reports in reports/shard-i-of-n/; npm run contract:merge joins the shards.",
     aliases: ["split", "partition"],
   },
   {
@@ -292,7 +307,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "reports",
     value: "<dir>",
     description:
-      "Where the JSON, JUnit, markdown and text reports go: a directory, or where one can be made (a file there exits 2 before the first request).",
+      "Where the JSON, JUnit, markdown and text reports go: a directory, or where " +
+      "one can be made (a file there exits 2 before the first request).",
   },
   {
     name: "baseline",
@@ -308,7 +324,8 @@ export const OPTIONS: readonly OptionDef[] = [
     kind: { type: "boolean" },
     default: "false",
     description:
-      "Accept every error of this run: write them to the baseline (the file the next run reads), then judge the run against it.",
+      "Accept every error of this run: write them to the baseline (the " +
+      "file the next run reads), then judge the run against it.",
   },
   {
     name: "replay",
@@ -540,7 +557,8 @@ export function resolveOptions({
       const names = flags.flatMap((f) => [f.name, ...(f.aliases ?? [])]);
       const near = closest(name, names);
       throw new SettingsError(
-        `unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? (see --help)`,
+        `unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? ` +
+          `(see --help)`,
       );
     }
     let raw = m[2];
@@ -598,8 +616,10 @@ export function helpText(command = "webauto-contract"): string {
   const lines = [
     `usage: ${command} [options]`,
     "",
-    "Checks a server (or the Prism mock of the document) against an OpenAPI document and reports every promise it breaks.",
-    'Precedence: flags > environment variables > config file (contract.config.json, or "contract" in package.json) > defaults.',
+    "Checks a server (or the Prism mock of the document) against an " +
+      "OpenAPI document and reports every promise it breaks.",
+    "Precedence: flags > environment variables > config file " +
+      '(contract.config.json, or "contract" in package.json) > defaults.',
     `Lists are comma-separated (an array in the config file). Exit codes: ${EXIT_CODES.map(([code, what]) => `${code} ${what}`).join(", ")}.`,
     "",
   ];

@@ -25,7 +25,10 @@ import { fromWire } from "../model/wire-values.js";
 import type { ScenarioContext } from "./scenario.js";
 import { skip } from "./skip.js";
 
-/** The length of a long string: a few kilobytes, far beyond what a name or an id needs, cheap to send (within the generators' bound). */
+/**
+ * The length of a long string: a few kilobytes, far beyond what a name or an id needs, cheap to send (within the
+ * generators' bound).
+ */
 export const EDGE_STRING_LENGTH = Math.min(4096, MAX_GENERATED_LENGTH);
 /** The items of a long array (100 ids of 34 characters make a 3.5 kB query), within the generators' bound. */
 export const EDGE_ITEMS = Math.min(100, MAX_GENERATED_ITEMS);
@@ -33,9 +36,15 @@ export const EDGE_ITEMS = Math.min(100, MAX_GENERATED_ITEMS);
 export const EDGE_REQUESTS_PER_OPERATION = 6;
 /** The most value-class requests (null, text outside ASCII, 64-bit integers) per operation. */
 export const VALUE_CLASS_REQUESTS_PER_OPERATION = 6;
-/** Text outside ASCII: a Latin-1 letter and a character outside the Basic Multilingual Plane (a UTF-16 surrogate pair). */
+/**
+ * Text outside ASCII: a Latin-1 letter and a character outside the Basic Multilingual Plane (a UTF-16 surrogate
+ * pair).
+ */
 export const NON_ASCII_TEXT = "é\u{1F600}";
-/** The 64-bit edges of an integer with no format: int64's maximum, one past it, uint64's overflow, one below int64's minimum. */
+/**
+ * The 64-bit edges of an integer with no format: int64's maximum, one past it, uint64's overflow, one below int64's
+ * minimum.
+ */
 const INT64_EDGES: readonly bigint[] = [2n ** 63n - 1n, 2n ** 63n, 2n ** 64n, -(2n ** 63n) - 1n];
 
 const INT32_MAX = 2 ** 31 - 1;
@@ -131,7 +140,10 @@ export function edgeValue(
   return candidates.find((c) => c !== undefined && accepts(c.value));
 }
 
-/** True when the (dereferenced) schema has an edge to grow to: a number, string or array the document leaves unbounded. */
+/**
+ * True when the (dereferenced) schema has an edge to grow to: a number, string or array the document leaves
+ * unbounded.
+ */
 function unbounded(model: SpecModel, schema: unknown): boolean {
   const s = model.deref(schema, "").schema as Schema | undefined;
   if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return false;
@@ -145,13 +157,19 @@ function unbounded(model: SpecModel, schema: unknown): boolean {
   );
 }
 
-/** How a value is written: where it goes, and whether it goes as text (a styled parameter, a form field) rather than JSON. */
+/**
+ * How a value is written: where it goes, and whether it goes as text (a styled parameter, a form field) rather than
+ * JSON.
+ */
 interface Placement {
   place: ParameterEntry["in"] | "body";
   asText: boolean;
 }
 
-/** True when a value class may have a value for the (dereferenced) schema written as `at` says (see {@link classValues}). */
+/**
+ * True when a value class may have a value for the (dereferenced) schema written as `at` says (see {@link
+ * classValues}).
+ */
 function hasClass(model: SpecModel, schema: unknown, at: Placement): boolean {
   const s = model.deref(schema, "").schema as Schema | undefined;
   if (!s || typeof s !== "object" || s.enum !== undefined || s.const !== undefined) return false;
@@ -169,7 +187,10 @@ function hasClass(model: SpecModel, schema: unknown, at: Placement): boolean {
   );
 }
 
-/** Where a parameter's value goes, and whether as text (a styled parameter) or as JSON (a parameter with JSON `content`). */
+/**
+ * Where a parameter's value goes, and whether as text (a styled parameter) or as JSON (a parameter with JSON
+ * `content`).
+ */
 const placementOf = (p: ParameterEntry): Placement => ({
   place: p.in,
   asText: p.contentType === undefined || !isJsonMedia(p.contentType),
@@ -203,10 +224,16 @@ export function hasEdges(
   );
 }
 
-/** One value of a value class; `digits` is the exact integer when a JS number cannot hold it (a body writes these digits). */
+/**
+ * One value of a value class; `digits` is the exact integer when a JS number cannot hold it (a body writes these
+ * digits).
+ */
 export interface ClassValue extends EdgeValue {
   digits?: string;
-  /** The answer it must get: acceptance (a 2xx) for null and text, or only a documented, non-5xx one (a 64-bit edge may be refused). */
+  /**
+   * The answer it must get: acceptance (a 2xx) for null and text, or only a documented, non-5xx one (a 64-bit edge
+   * may be refused).
+   */
   intent: "acceptance" | "conforming";
 }
 
@@ -419,7 +446,8 @@ export async function edges(
   ];
   if (requests.length === 0)
     skip(
-      "skipped: the document bounds every value of this operation (or sets none the suite can grow; a link-fed identifier is left as the link gave it)",
+      "skipped: the document bounds every value of this operation (or sets none the " +
+        "suite can grow; a link-fed identifier is left as the link gave it)",
     );
   for (const r of requests) await ctx.send(toRequest(op, r.values, r.extra), { intent: r.intent ?? "conforming" });
 }

@@ -257,7 +257,10 @@ function pastInt64Sendable(model: SpecModel, op: OperationEntry): boolean {
   );
 }
 
-/** Identifiers every store refuses or lacks: a well-formed unknown one and one at the type's edge (safe operations), one past 64 bits (any). */
+/**
+ * Identifiers every store refuses or lacks: a well-formed unknown one and one at the type's edge (safe operations),
+ * one past 64 bits (any).
+ */
 async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
   const item = itemOf(op);
@@ -307,7 +310,10 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<voi
   }
 }
 
-/** The lifecycle scenarios of the selected operations: one per resource family that a create produces, and the unknown-identifier probes. */
+/**
+ * The lifecycle scenarios of the selected operations: one per resource family that a create produces, and the
+ * unknown-identifier probes.
+ */
 export function lifecycleScenarios(model: SpecModel, settings: Settings, operations: OperationEntry[]): Scenario[] {
   const out: Scenario[] = familiesOf(model, settings, operations).map((f) => ({
     id: `${f.producer.source}/lifecycle/${f.family}`,
@@ -322,13 +328,18 @@ export function lifecycleScenarios(model: SpecModel, settings: Settings, operati
         id: `${op.operationId}/unknown-ids`,
         operation: op.operationId,
         phase: "unknown-ids",
-        title: `unknown identifiers: ${op.safe ? "a well-formed id that does not exist, one at the type's edge and " : ""}an id past the 64-bit edge get a 4xx, never a 5xx${op.safe ? " or another resource" : ""}`,
+        title:
+          `unknown identifiers: ${op.safe ? "a well-formed id that does not exist, one at the type's edge and " : ""}an ` +
+          `id past the 64-bit edge get a 4xx, never a 5xx${op.safe ? " or another resource" : ""}`,
         run: (c) => unknownIds(c, op),
       });
   return out;
 }
 
-/** Deletes what the run created and still exists (where the document has a delete); notes what was created and left behind. */
+/**
+ * Deletes what the run created and still exists (where the document has a delete); notes what was created and left
+ * behind.
+ */
 async function cleanup(ctx: ScenarioContext): Promise<void> {
   const { created } = ctx.state.resources;
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
@@ -379,6 +390,7 @@ export const CLEANUP: Scenario = {
   operation: "(run)",
   phase: "cleanup",
   title:
-    "cleanup: every resource the run created is deleted where the document has a delete; the report lists what was created and left behind",
+    "cleanup: every resource the run created is deleted where the document has " +
+    "a delete; the report lists what was created and left behind",
   run: (c) => cleanup(c),
 };

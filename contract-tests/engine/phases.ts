@@ -181,11 +181,15 @@ async function examples(ctx: ScenarioContext, op: OperationEntry): Promise<void>
   }
 }
 
-/** A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS refuses it (the request boundary would too). */
+/**
+ * A response's `.` or `..` (or `../../admin`) fed by a link into a path parameter is refused, as CONTRACT_PARAMS
+ * refuses it (the request boundary would too).
+ */
 function refuseDotValue(link: string, source: string, name: string, value: unknown): void {
   if (typeof value === "string" && dotSegmentIn(value) !== undefined)
     skip(
-      `skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} from a ${source} response; a dot segment would send the request to another path`,
+      `skipped: refused: the link ${link} gave the path parameter ${name} the value ${JSON.stringify(value)} ` +
+        `from a ${source} response; a dot segment would send the request to another path`,
     );
 }
 
@@ -245,7 +249,8 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
     });
     await ctx.send(toRequest(op, v));
   }
-  // A boundary is sent only when it is valid as a whole (a minLength string may break a format, a maximum a multipleOf).
+  // A boundary is sent only when it is valid as a whole (a minLength string may break a format, a maximum a
+  // multipleOf).
   const valid = (pointer: string, value: unknown) => ctx.model.validator.validate(pointer, value).length === 0;
   const bounds: Array<{ v: Values }> = [];
   for (const p of optional)
@@ -337,7 +342,8 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name]),
     ]) {
       const wire = serialize(p, m.value);
-      // An empty path segment would change the route, not the parameter; a value still valid on the wire is no negative.
+      // An empty path segment would change the route, not the parameter; a value still valid on the wire is no
+      // negative.
       const errors =
         p.in === "path" && (wire === "" || m.value === null)
           ? []
@@ -346,7 +352,9 @@ async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<void>
       const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = m.value;
       // On the wire every value is text: say what the server reads and the rule that text breaks.
-      const sent = `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, which breaks ${errors[0]!.keyword}`;
+      const sent =
+        `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, ` +
+        `which breaks ${errors[0]!.keyword}`;
       // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
       // An object written by a style (no JSON content) has no wire form for a non-object: its rejection is implied too.
       const styledObject = p.contentType === undefined && ctx.model.deref(p.schema, "").schema?.type === "object";
@@ -390,7 +398,8 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<void> {
     skip("skipped: the document lets the operation be called without a credential (an empty security alternative, {})");
   if (plan.kind === "unsupported")
     skip(
-      `skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`,
+      `skipped: the suite cannot present a credential for ${plan.schemes.join(", ")} (it sends ` +
+        `apiKey, http bearer/basic, oauth2 and openIdConnect credentials)`,
     );
   await ready(ctx, op);
   const spec = toRequest(op, base(ctx, op));
@@ -435,7 +444,8 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
       // One the run created and deleted since is replaced by one that exists when the request is sent.
       if (family && !isCreated(ctx.state.resources, family, x.value))
         skip(
-          `skipped: against a live target, a link feeds ${target.operationId} (which changes data) only with a resource this run created; ${JSON.stringify(x.value)} is not one`,
+          `skipped: against a live target, a link feeds ${target.operationId} (which changes data) only ` +
+            `with a resource this run created; ${JSON.stringify(x.value)} is not one`,
         );
     }
   const linkedPath = Object.fromEntries(
@@ -520,14 +530,17 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       operation: id,
       phase: "examples",
       title:
-        "examples: every documented request example is answered as documented; every documented response example matches its schema",
+        "examples: every documented request example is answered as " +
+        "documented; every documented response example matches its schema",
       run: (c) => examples(c, op),
     },
     {
       id: `${id}/positive`,
       operation: id,
       phase: "positive",
-      title: `positive data: ${settings.examples} valid generated requests and boundary values are accepted with documented answers`,
+      title:
+        `positive data: ${settings.examples} valid generated requests and boundary ` +
+        `values are accepted with documented answers`,
       run: (c) => positive(c, op),
     },
     {
@@ -557,8 +570,10 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       phase: "links",
       title:
         op.method === "DELETE"
-          ? `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; what the delete removed is refused with a 4xx (use after free)`
-          : `links: ${l.link.name}${l.inferred ? "" : ` feeds a ${l.status} response into ${l.link.operationId}`}; the linked resource is available and unknown ones are not`,
+          ? `links: ${l.link.name} feeds a ${l.status} response into ${l.link.operationId}; ` +
+            `what the delete removed is refused with a 4xx (use after free)`
+          : `links: ${l.link.name}${l.inferred ? "" : ` feeds a ${l.status} response into ${l.link.operationId}`}; ` +
+            `the linked resource is available and unknown ones are not`,
       run: (c) => followLink(c, l),
     });
   if (op.safe && links.length > 0)
@@ -576,7 +591,9 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       id: `${id}/unsupported-method`,
       operation: id,
       phase: "unsupported-method",
-      title: `unsupported method: ${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header (RFC 9110; warnings only)`,
+      title:
+        `unsupported method: ${method} ${op.path}, which the document does not list, is ` +
+        `refused with 405 and an Allow header (RFC 9110; warnings only)`,
       run: (c) => unsupportedMethod(c, op, method),
     });
   const linkFed = (p: { name: string }) =>
@@ -587,7 +604,9 @@ export function genericScenarios(model: SpecModel, settings: Settings, op: Opera
       operation: id,
       phase: "edges",
       title:
-        "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, long strings, many items, 64-bit integers) get a documented answer, never a 5xx; null for a nullable value and text outside ASCII are accepted",
+        "edges: valid values at the far edge of what the document allows where it sets no bound (format limits, " +
+        "long strings, many items, 64-bit integers) get a documented answer, never a 5xx; null for a nullable " +
+        "value and text outside ASCII are accepted",
       run: async (c) => {
         await ready(c, op);
         // The link-fed values are gathered once per run of the scenario (each walks every link and kept response).

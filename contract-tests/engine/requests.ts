@@ -76,7 +76,9 @@ export function serialize(p: ParameterEntry, value: unknown): string | string[] 
   return textOf(value);
 }
 
-/** The query pairs of one parameter, by its style: form (objects exploded into their members), delimited, deepObject. */
+/**
+ * The query pairs of one parameter, by its style: form (objects exploded into their members), delimited, deepObject.
+ */
 export function queryPairs(p: ParameterEntry, value: unknown): Array<[string, string]> {
   if (p.contentType === undefined && isMapping(value)) {
     const entries = objectEntries(value);
@@ -125,7 +127,10 @@ const fieldText = (v: unknown) => (typeof v === "string" ? v : v === null || v =
 /** A form body's Encoding Object (by property). */
 type Encoding = NonNullable<MediaEntry["encoding"]>;
 
-/** How one member of a URL-encoded form is written: the Encoding Object's style and explode (default form, exploded), as a query parameter would be. */
+/**
+ * How one member of a URL-encoded form is written: the Encoding Object's style and explode (default form, exploded),
+ * as a query parameter would be.
+ */
 function formMember(name: string, encoding: Encoding, schema: unknown = {}): ParameterEntry {
   const e = encoding[name] ?? {};
   const style = e.style ?? "form";
@@ -141,7 +146,10 @@ function formMember(name: string, encoding: Encoding, schema: unknown = {}): Par
   };
 }
 
-/** A member the Encoding Object gives a JSON media type (or, in a multipart form, an object: its default media is JSON). */
+/**
+ * A member the Encoding Object gives a JSON media type (or, in a multipart form, an object: its default media is
+ * JSON).
+ */
 const jsonMember = (encoding: Encoding, name: string, v: unknown, multipart: boolean) => {
   const type = encoding[name]?.contentType;
   return type !== undefined ? isJsonMedia(type) : multipart && isMapping(v);
@@ -314,7 +322,11 @@ export function wireLoss(model: SpecModel, op: OperationEntry, value: unknown): 
   const [broken] = model.validator.validate(media.schemaPointer, readBack(model, op, value));
   if (!broken || model.validator.validate(media.schemaPointer, value).length > 0) return undefined;
   const losses = formLosses(op, value);
-  return `the body is valid, but the wire cannot carry it as ${essence(media.mediaType)}${losses.length ? ` (${losses.join("; ")})` : ""}: as the server reads it, it breaks ${broken.keyword} at ${broken.instancePath || "(root)"} (#${media.schemaPointer})`;
+  return (
+    `the body is valid, but the wire cannot carry it as ${essence(media.mediaType)}${losses.length ? ` (${losses.join("; ")})` : ""}: ` +
+    `as the server reads it, it breaks ${broken.keyword} at ${broken.instancePath || "(root)"} ` +
+    `(#${media.schemaPointer})`
+  );
 }
 
 /** Where the base values of an operation come from, or why there are none. */
@@ -337,7 +349,10 @@ export function exampleProblem(
     const lost = wireLoss(model, op, value);
     if (lost) return `the document's example is valid, but ${lost.replace(/^the body is valid, but /, "")}`;
   }
-  return `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, #${pointer}): a defect of the document, so its refusal is no broken promise`;
+  return (
+    `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, ` +
+    `#${pointer}): a defect of the document, so its refusal is no broken promise`
+  );
 }
 
 /** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
@@ -421,7 +436,9 @@ export function baseValues(
   const written = op.requestBody?.content.map((m) => m.mediaType) ?? [];
   if (!media && op.requestBody?.required && written.length > 0) {
     return {
-      skip: `skipped: the request body is ${written.join(" or ")}, which the suite does not write (it writes JSON, URL-encoded and multipart forms, and text)`,
+      skip:
+        `skipped: the request body is ${written.join(" or ")}, which the suite does not write ` +
+        `(it writes JSON, URL-encoded and multipart forms, and text)`,
     };
   }
   if (media) {
@@ -436,7 +453,9 @@ export function baseValues(
     const body = example ? example.value : pointer ? (carried ?? first) : {};
     if (body === undefined) {
       return {
-        skip: `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} (none that ajv accepts); give the request body an example in the document`,
+        skip:
+          `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} ` +
+          `(none that ajv accepts); give the request body an example in the document`,
       };
     }
     values.body = { value: withConfiguredMembers(settings, op, structuredClone(body)) };

@@ -57,7 +57,11 @@ function parameterNotCarried(model: SpecModel, ex: Exchange): string | undefined
     if (wire === undefined || model.deref(p.schema, "").schema?.type === "object") continue;
     const [broken] = model.validator.validate(p.schemaPointer, fromWire(model, p, wire));
     if (broken)
-      return `the ${p.in} parameter ${p.name} goes on the wire as ${JSON.stringify(wire).slice(0, 80)}, which as the server reads it breaks ${broken.keyword} (${broken.message ?? ""}): the wire does not carry the valid value the suite chose`;
+      return (
+        `the ${p.in} parameter ${p.name} goes on the wire as ${JSON.stringify(wire).slice(0, 80)}, which as the ` +
+        `server reads it breaks ${broken.keyword} (${broken.message ?? ""}): the wire does not carry the valid ` +
+        `value the suite chose`
+      );
   }
   return undefined;
 }
@@ -138,7 +142,10 @@ export interface ScenarioContext {
   send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
   /** Sends a request without checking it: the scenario judges the exchange itself (with `verdict`). */
   sendUnjudged(spec: RequestSpec): Promise<Exchange>;
-  /** Creates a resource of `family` with a create operation that produces it (live targets); undefined when none could be. */
+  /**
+   * Creates a resource of `family` with a create operation that produces it (live targets); undefined when none could
+   * be.
+   */
   produce(family: string, depth?: number): Promise<Resource | undefined>;
 }
 

@@ -111,7 +111,10 @@ function shellQuote(text: string): string {
 /** The longest body a curl command carries (the reproduction of a huge body is not useful in a report). */
 const MAX_CURL_BODY = 4096;
 
-/** How a recorded request shows a real credential: the variable holding it, or the shell that encodes it (see target.ts). */
+/**
+ * How a recorded request shows a real credential: the variable holding it, or the shell that encodes it (see
+ * target.ts).
+ */
 const CREDENTIAL_TEXT =
   /\$\(printf '%s:?' "\$CONTRACT_(?:SECOND_)?API_KEY" \| base64 -w0\)|\$CONTRACT_(?:SECOND_)?API_KEY\b/g;
 
@@ -157,7 +160,9 @@ export function addAnswered(into: Answered, operation: string, status: number): 
   if (!list.includes(status)) list.push(status);
 }
 
-/** What a failed keyword asks; a failing anyOf/oneOf names its branch closest to the value and what that branch fails. */
+/**
+ * What a failed keyword asks; a failing anyOf/oneOf names its branch closest to the value and what that branch fails.
+ */
 export function ruleText(err: ErrorObject): string {
   return typeof err.params.closest === "string"
     ? `${err.keyword}: no branch matches; the closest, ${err.params.closest}, fails: ${err.params.closestFails}`

@@ -21,7 +21,10 @@ import { asWritten, loadForSuite, requestDoubts, TolerantValidator } from "./rea
 export class SpecModel {
   readonly doc: OpenApiDocument;
   readonly operations: OperationEntry[];
-  /** Why the requests the suite builds for an operation are in doubt as the document is written (see reading.ts), by operationId. */
+  /**
+   * Why the requests the suite builds for an operation are in doubt as the document is written (see reading.ts), by
+   * operationId.
+   */
   readonly requestDoubts: ReadonlyMap<string, string>;
   readonly #byId: Map<string, OperationEntry>;
   #forRequests: SpecModel | undefined;

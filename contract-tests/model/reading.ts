@@ -1,7 +1,8 @@
 /**
  * How the suite reads a document as it is written: request bodies it must not send, examples that have no
  * name of their own (see asWritten), and the schema dialect (`jsonSchemaDialect`, OpenAPI 3.1) as the suite's
- * validator (ajv, 2020-12) reads it. Draft-04, -06 and -07 schemas are rewritten to their 2020-12 meaning (a boolean `exclusiveMinimum` or
+ * validator (ajv, 2020-12) reads it. Draft-04, -06 and -07 schemas are rewritten to their 2020-12 meaning (a boolean
+ * `exclusiveMinimum` or
  * `exclusiveMaximum` excludes its bound; an `items` array is `prefixItems`, `additionalItems` the rest); a
  * dialect ajv cannot read is named. A schema ajv still cannot compile is the document's problem: it is
  * recorded and named (never thrown into every scenario), and its values are not validated.
@@ -21,7 +22,10 @@ import {
 import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { authPlan, credentialDoubt } from "./wire.js";
 
-/** Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema 2019-09/2020-12). */
+/**
+ * Dialects whose schemas mean the same to ajv's 2020-12 reading (the OpenAPI 3.1 base dialect and JSON Schema
+ * 2019-09/2020-12).
+ */
 const NATIVE =
   /^https:\/\/(spec\.openapis\.org\/oas\/3\.1\/dialect\/base|json-schema\.org\/draft\/20(19-09|20-12)\/schema)#?$/;
 /** Older drafts the rewrite reads. */
@@ -32,8 +36,14 @@ function dialectNote(doc: OpenApiDocument): string | undefined {
   const dialect = doc.jsonSchemaDialect;
   if (dialect === undefined || (typeof dialect === "string" && NATIVE.test(dialect))) return undefined;
   if (typeof dialect === "string" && OLD_DRAFT.test(dialect))
-    return `jsonSchemaDialect ${dialect}: its schemas are read as 2020-12 (boolean exclusiveMinimum/exclusiveMaximum as bounds, an items array as prefixItems)`;
-  return `jsonSchemaDialect ${JSON.stringify(dialect)} is a dialect the suite's validator (ajv, JSON Schema 2020-12) does not know: its schemas are read as 2020-12`;
+    return (
+      `jsonSchemaDialect ${dialect}: its schemas are read as 2020-12 (boolean exclusiveMinimum/exclusiveMaximum ` +
+      `as bounds, an items array as prefixItems)`
+    );
+  return (
+    `jsonSchemaDialect ${JSON.stringify(dialect)} is a dialect the suite's validator (ajv, ` +
+    `JSON Schema 2020-12) does not know: its schemas are read as 2020-12`
+  );
 }
 
 /**
@@ -114,7 +124,10 @@ export class TolerantValidator extends SpecValidator {
     const message = this.problems.get(pointer);
     if (message === undefined) return undefined;
     const dialect = dialectNote(this.spec);
-    return `the document's schema at #${pointer} cannot be compiled by ajv (JSON Schema 2020-12): ${message}${dialect ? `; ${dialect}` : ""}`;
+    return (
+      `the document's schema at #${pointer} cannot be compiled by ajv (JSON Schema ` +
+      `2020-12): ${message}${dialect ? `; ${dialect}` : ""}`
+    );
   }
 }
 
@@ -133,7 +146,10 @@ function written(path: string): Record<string, any> | undefined {
   return WRITTEN.get(path);
 }
 
-/** The required header parameters named Authorization or Content-Type (which OpenAPI ignores) of the operation at `pointer`, as written. */
+/**
+ * The required header parameters named Authorization or Content-Type (which OpenAPI ignores) of the operation at
+ * `pointer`, as written.
+ */
 function ignoredRequiredHeaders(source: Record<string, any> | undefined, pointer: string): string[] {
   if (!source) return [];
   const lists = [
@@ -178,12 +194,14 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
       )
         add(
           op.operationId,
-          `the document requires a header parameter ${name}, which OpenAPI says to ignore (${name.toLowerCase() === "authorization" ? "a security scheme carries it, and none of this operation's sends one" : "the body's media type sets it, and this request has no body"}): the suite sends none, so the request is not the input the document describes`,
+          `the document requires a header parameter ${name}, which OpenAPI says to ignore (${name.toLowerCase() === "authorization" ? "a security scheme carries it, and none of this operation's sends one" : "the body's media type sets it, and this request has no body"}): ` +
+            `the suite sends none, so the request is not the input the document describes`,
         );
     if (op.requestBody?.required && !sendsBody(op.method))
       add(
         op.operationId,
-        `the document requires a request body on ${op.method}, which the suite's transport (fetch) cannot send: the request goes without it, so it is not the input the document describes`,
+        `the document requires a request body on ${op.method}, which the suite's transport (fetch) cannot ` +
+          `send: the request goes without it, so it is not the input the document describes`,
       );
   }
   if (!source || typeof source.swagger !== "string") return out;
@@ -199,7 +217,9 @@ export function requestDoubts(operations: OperationEntry[], path: string): Map<s
     if (hasBody && !(Array.isArray(consumes) && consumes.length > 0))
       add(
         op.operationId,
-        `the document names no media type for the body (no Swagger 2.0 consumes): the suite sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, an assumption the target need not share`,
+        `the document names no media type for the body (no Swagger 2.0 consumes): the suite ` +
+          `sends it as ${op.requestBody?.content[0]?.mediaType ?? "JSON"}, ` +
+          `an assumption the target need not share`,
       );
   }
   return out;

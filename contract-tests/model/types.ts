@@ -121,7 +121,10 @@ export interface CheckContext {
   mutation?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
   related?: ReadonlyArray<Exchange>;
-  /** Listings asked with one filter value each (the same scenario): a listing asked with several must hold their records. */
+  /**
+   * Listings asked with one filter value each (the same scenario): a listing asked with several must hold their
+   * records.
+   */
   alone?: ReadonlyArray<Exchange>;
   /** Ids that must all appear in a filtered listing (they exist on the account). */
   expectIds?: ReadonlyArray<string>;
@@ -232,7 +235,9 @@ export interface ScenarioResult {
   requestsSent?: number;
   /** An internal error of the scenario (a bug of the suite, not a finding). */
   error?: string;
-  /** Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open). */
+  /**
+   * Why the scenario was not run, or not to its end: the target stopped sending (request budget spent, breaker open).
+   */
   notRun?: string;
   /** What the scenario tells the reader besides findings (the clean-up: what was created and left behind). */
   notes?: string[];

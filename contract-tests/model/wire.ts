@@ -102,7 +102,10 @@ export function emptyProbeDoubt(op: Pick<OperationEntry, "security">, plan: Auth
     .flat()
     .find((s) => s.type === "apiKey" && placementOf(s) && prefixed.includes(where(placementOf(s)!)));
   return reader
-    ? `the empty ${plan.placements.find((p) => p.format !== "raw")!.format} credential is a value in the ${where(placementOf(reader)!)}, which the apiKey scheme ${reader.scheme} reads as a credential (a wrong one, which only a live target can show refused)`
+    ? `the empty ${plan.placements.find((p) => p.format !== "raw")!.format} credential ` +
+        `is a value in the ${where(placementOf(reader)!)}, ` +
+        `which the apiKey scheme ${reader.scheme} reads as a credential (a wrong one, which only a live target ` +
+        `can show refused)`
     : undefined;
 }
 
@@ -196,7 +199,8 @@ export function carriedHeaders(
           ? `${TRANSPORT_OWNED[lower]}: left out`
           : lower === "content-length" &&
               value.trim() !== String(bodyText === undefined ? 0 : Buffer.byteLength(bodyText))
-            ? `the transport writes Content-Length from the body it sends (${bodyText === undefined ? "none" : `${Buffer.byteLength(bodyText)} bytes`}): left out`
+            ? `the transport writes Content-Length from the body it sends (${bodyText === undefined ? "none" : `${Buffer.byteLength(bodyText)} bytes`}): ` +
+              `left out`
             : lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim())
               ? "the transport manages the connection and refuses any Connection but close or keep-alive: left out"
               : undefined;
@@ -210,7 +214,8 @@ export function carriedHeaders(
       doubts.push(`header ${name} ${quoted(value)}: the transport trims the whitespace around a header value`);
     else if (/[^\0-\x7f]/.test(value))
       doubts.push(
-        `header ${name} ${quoted(value)}: a character above U+007F goes as one byte (Latin-1), which a server reading UTF-8 does not read back`,
+        `header ${name} ${quoted(value)}: a character above U+007F goes as one byte ` +
+          `(Latin-1), which a server reading UTF-8 does not read back`,
       );
   }
   return { headers: out, doubts };

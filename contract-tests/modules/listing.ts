@@ -81,7 +81,8 @@ export const listingModule: ContractModule = {
       fn: c.listingTotalPages,
       promise: statement(
         "4.3",
-        "total_pages: Number of pages available; total_records: Total records across all pages; page_size: Records per page",
+        "total_pages: Number of pages available; total_records: Total " +
+          "records across all pages; page_size: Records per page",
       ),
     },
     listing_error_null: {
@@ -129,7 +130,8 @@ export const listingModule: ContractModule = {
       operation: OP,
       phase: "semantics",
       title:
-        "semantics: the status filter, one state at a time and two together (nothing outside the filter, records of each asked state)",
+        "semantics: the status filter, one state at a time and two together " +
+        "(nothing outside the filter, records of each asked state)",
       ...live(settings),
       run: statusFilter,
     },

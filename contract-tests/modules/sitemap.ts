@@ -1,6 +1,7 @@
 /**
  * createSitemapRequest: link_count against links, sorted links (live-page prose: a warning), the requested
- * url echoed, the cache off by default, an unreachable site answered with a documented error. A read may take 60 s (seed section 8).
+ * url echoed, the cache off by default, an unreachable site answered with a documented error. A read may take 60 s
+ * (seed section 8).
  */
 import { baseValues, toRequest } from "../engine/requests.js";
 import { NEEDS_LIVE, skip } from "../engine/skip.js";
@@ -54,7 +55,10 @@ const linksSorted: Check = (ex, { model }) => {
   ];
 };
 
-/** With `max_cache_age` omitted, null (not given) or 0 (the default: no cache) the result is never served from the cache. */
+/**
+ * With `max_cache_age` omitted, null (not given) or 0 (the default: no cache) the result is never served from the
+ * cache.
+ */
 const cacheDisabled: Check = (ex, { model }) => {
   const body = payload(model, ex);
   const sent = ex.request.json;
@@ -73,7 +77,9 @@ const cacheDisabled: Check = (ex, { model }) => {
   ];
 };
 
-/** A URL compared as a site address: scheme and host case-insensitively, default port dropped, a trailing `/` ignored. */
+/**
+ * A URL compared as a site address: scheme and host case-insensitively, default port dropped, a trailing `/` ignored.
+ */
 function siteKey(url: string): string | undefined {
   if (!URL.canParse(url)) return undefined;
   const u = new URL(url);
@@ -99,7 +105,9 @@ const urlEcho: Check = (ex, { model }) => {
       severity: "error",
       title: "Returned url differs from the requested url",
       received: `url: ${JSON.stringify(body.url).slice(0, 200)}`,
-      documented: `url: the URL of the request, ${JSON.stringify(sent.url).slice(0, 200)} (scheme and host case, default port and a trailing / aside)`,
+      documented:
+        `url: the URL of the request, ${JSON.stringify(sent.url).slice(0, 200)} (scheme ` +
+        `and host case, default port and a trailing / aside)`,
       instancePath: `${payloadPrefix(model, ex)}/url`,
       value: body.url,
     }),
@@ -180,7 +188,8 @@ export const sitemapModule: ContractModule = {
         operation: OP,
         phase: "semantics",
         title:
-          "semantics: an unreachable site (CONTRACT_UNAVAILABLE_URL) is answered with a documented error status and an error object",
+          "semantics: an unreachable site (CONTRACT_UNAVAILABLE_URL) is " +
+          "answered with a documented error status and an error object",
         ...(settings.kind === "mock" ? { skip: NEEDS_LIVE } : {}),
         run: async (c) => {
           await c.send(request({ url: settings.unavailableUrl }), { intent: "conforming", unreachableSite: true }, [

@@ -64,25 +64,30 @@ describe("the check registry", () => {
     expect(promised).toMatchObject({ severity: "error", promise: expect.stringMatching(/^interface 2\.2: "/) });
   });
 
-  it("runs relational and semantic checks only on requests the document allows: never on invalid input or a refused key", () => {
-    const outside = listingOk(() => {}, { query: { status: "failed" } });
-    expect(runChecks(["listing_status_filter"], outside, base), "the filter is checked on a valid request").not.toEqual(
-      [],
-    );
-    for (const intent of ["rejection", "no-key", "empty-key", "wrong-key"] as const)
+  it(
+    "runs relational and semantic checks only on requests the " +
+      "document allows: never on invalid input or a refused key",
+    () => {
+      const outside = listingOk(() => {}, { query: { status: "failed" } });
       expect(
-        runChecks(["listing_status_filter", "listing_defaults", "listing_page_size"], outside, { ...base, intent }),
-        intent,
+        runChecks(["listing_status_filter"], outside, base),
+        "the filter is checked on a valid request",
+      ).not.toEqual([]);
+      for (const intent of ["rejection", "no-key", "empty-key", "wrong-key"] as const)
+        expect(
+          runChecks(["listing_status_filter", "listing_defaults", "listing_page_size"], outside, { ...base, intent }),
+          intent,
+        ).toEqual([]);
+      expect(
+        runChecks(
+          ["listing_status_filter"],
+          listingOk(() => {}, { query: { status: "" } }),
+          base,
+        ),
+        "an empty filter reads as no filter",
       ).toEqual([]);
-    expect(
-      runChecks(
-        ["listing_status_filter"],
-        listingOk(() => {}, { query: { status: "" } }),
-        base,
-      ),
-      "an empty filter reads as no filter",
-    ).toEqual([]);
-  });
+    },
+  );
 
   it("reads an update without fields as claiming nothing about the stored fields (kept or cleared: not shown)", () => {
     const kept = schemaOk((_b, sent) => delete sent.fields);
@@ -234,7 +239,9 @@ describe("a failing anyOf or oneOf", () => {
       schemaPath: "#/components/schemas/Pet/oneOf",
     });
     expect(found[0]!.documented).toBe(
-      "oneOf: no branch matches; the closest, #/components/schemas/Pet/oneOf/0 (#/components/schemas/Cat), fails: /pet must have required property 'name'; /pet/meow must be boolean",
+      "oneOf: no branch matches; the closest, #/components/schemas/Pet/oneOf/0 " +
+        "(#/components/schemas/Cat), fails: /pet must have required property 'name'; /pet/meow must be " +
+        "boolean",
     );
     const [size] = await judge({ size: 7 });
     expect(size!.documented, "the branch whose type matches, not the first").toMatch(

@@ -128,7 +128,8 @@ beforeAll(async () => {
       CONTRACT_PREFLIGHT_TIMEOUT_MS: "1000",
     });
     runs.help = await runSuite({}, ["--help"]);
-    // The file sets seed, examples, maxRequests and the selection; the environment overrides examples, a flag maxRequests.
+    // The file sets seed, examples, maxRequests and the selection; the environment overrides examples, a flag
+    // maxRequests.
     runs.config = await runSuite({ CONTRACT_EXAMPLES: "3" }, ["--dry-run", "--max-requests", "9"], undefined, {
       cwd: configProject,
     });
@@ -147,17 +148,21 @@ afterAll(async () => {
 });
 
 describe("options", () => {
-  it("--help lists every option of the table with its default, environment variable and config key, and the precedence", () => {
-    const run = runs.help!;
-    expect(run.code).toBe(0);
-    expect(run.output).toContain("Precedence: flags > environment variables > config file");
-    for (const o of OPTIONS) {
-      expect(run.output, o.name).toContain(o.flag === false ? `(${o.env} only)` : `--${o.name}`);
-      expect(run.output, o.name).toContain(`default: ${o.default}`);
-      if (o.env) expect(run.output).toContain(`env: ${o.env}`);
-      if (o.key) expect(run.output).toContain(`config: ${o.key}`);
-    }
-  });
+  it(
+    "--help lists every option of the table with its default, " +
+      "environment variable and config key, and the precedence",
+    () => {
+      const run = runs.help!;
+      expect(run.code).toBe(0);
+      expect(run.output).toContain("Precedence: flags > environment variables > config file");
+      for (const o of OPTIONS) {
+        expect(run.output, o.name).toContain(o.flag === false ? `(${o.env} only)` : `--${o.name}`);
+        expect(run.output, o.name).toContain(`default: ${o.default}`);
+        if (o.env) expect(run.output).toContain(`env: ${o.env}`);
+        if (o.key) expect(run.output).toContain(`config: ${o.key}`);
+      }
+    },
+  );
 
   it("--help and the README list the same exit codes, 0 to 4 (incomplete included)", () => {
     expect(runs.help!.output).toContain(
@@ -174,22 +179,26 @@ describe("options", () => {
     expect([...listed.matchAll(/^- \*\*(\d)\*\*:/gm)].map((m) => Number(m[1]))).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it("reads contract.config.json under the environment and the flags, and narrows the run to the selected operations and phases", () => {
-    const run = runs.config!;
-    expect(run.code, run.output).toBe(0);
-    expect(run.output).toMatch(/^ {2}seed +5 +from contract\.config\.json: seed$/m);
-    expect(run.output).toMatch(/^ {2}examples +3 +from CONTRACT_EXAMPLES$/m);
-    expect(run.output).toMatch(/^ {2}max-requests +9 +from --max-requests$/m);
-    const planned = run.lines
-      .map((l) => l.text.trim())
-      .filter((t) => /^\w+\/(auth|negative|examples|positive)$/.test(t));
-    expect(planned).toEqual([
-      "createSitemapRequest/negative",
-      "createSitemapRequest/auth",
-      "listBrowserRequests/negative",
-      "listBrowserRequests/auth",
-    ]);
-  });
+  it(
+    "reads contract.config.json under the environment and the flags, and " +
+      "narrows the run to the selected operations and phases",
+    () => {
+      const run = runs.config!;
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toMatch(/^ {2}seed +5 +from contract\.config\.json: seed$/m);
+      expect(run.output).toMatch(/^ {2}examples +3 +from CONTRACT_EXAMPLES$/m);
+      expect(run.output).toMatch(/^ {2}max-requests +9 +from --max-requests$/m);
+      const planned = run.lines
+        .map((l) => l.text.trim())
+        .filter((t) => /^\w+\/(auth|negative|examples|positive)$/.test(t));
+      expect(planned).toEqual([
+        "createSitemapRequest/negative",
+        "createSitemapRequest/auth",
+        "listBrowserRequests/negative",
+        "listBrowserRequests/auth",
+      ]);
+    },
+  );
 
   it("refuses a misspelt variable or flag with exit 2, naming the closest known one, before testing anything", () => {
     expect(runs.typoEnv!.code).toBe(2);
@@ -273,18 +282,22 @@ describe("the mock run", () => {
 });
 
 describe("findings", () => {
-  it("exits 1 for a finding, reported once, naming the check in the output, the JSON, the JUnit failure and the markdown summary with its curl", () => {
-    const run = baselineRuns[0]!;
-    expect(run.code, run.output.slice(-3000)).toBe(1);
-    expect(run.output.split("✗ [error] sitemap_link_count:").length - 1, "one finding, printed once").toBe(1);
-    expect(run.report!.summary.failedChecks).toEqual(["sitemap_link_count"]);
-    expect(run.files()["contract-junit.xml"]).toMatch(
-      /<failure message="\d+ contract finding\(s\): sitemap_link_count"/,
-    );
-    const summary = run.files()["contract-summary.md"]!;
-    expect(summary).toMatch(/## Contract suite: ❌ fail[\s\S]*`sitemap_link_count`/);
-    expect(summary).toMatch(/```sh\ncurl -X POST .*"x-api-key: \$CONTRACT_API_KEY"/);
-  });
+  it(
+    "exits 1 for a finding, reported once, naming the check in the output, the " +
+      "JSON, the JUnit failure and the markdown summary with its curl",
+    () => {
+      const run = baselineRuns[0]!;
+      expect(run.code, run.output.slice(-3000)).toBe(1);
+      expect(run.output.split("✗ [error] sitemap_link_count:").length - 1, "one finding, printed once").toBe(1);
+      expect(run.report!.summary.failedChecks).toEqual(["sitemap_link_count"]);
+      expect(run.files()["contract-junit.xml"]).toMatch(
+        /<failure message="\d+ contract finding\(s\): sitemap_link_count"/,
+      );
+      const summary = run.files()["contract-summary.md"]!;
+      expect(summary).toMatch(/## Contract suite: ❌ fail[\s\S]*`sitemap_link_count`/);
+      expect(summary).toMatch(/```sh\ncurl -X POST .*"x-api-key: \$CONTRACT_API_KEY"/);
+    },
+  );
 
   it("points a schema finding into the document, and repeats the generation seed it was given", () => {
     const run = runs.schema!;
@@ -297,17 +310,20 @@ describe("findings", () => {
     for (const p of paths) expect(p).toMatch(/^#\/components\/schemas\/\w+\/required$/);
   });
 
-  it("never writes the key, echoed JSON-escaped by the server, to the output or any report file (JUnit included)", () => {
-    for (const [name, run] of Object.entries({
-      ...runs,
-      ...Object.fromEntries([...baselineRuns, ...replays].map((r, i) => [`lifecycle${i}`, r])),
-    })) {
-      const all = [run.output, ...Object.values(run.files())].join("\n");
-      for (const form of [...encodings(FAULT_SERVER_TRICKY_KEY), ...encodings(FAULT_SERVER_KEY)])
-        expect(all.includes(form), `${name} leaks ${form}`).toBe(false);
-    }
-    expect(baselineRuns[0]!.output, "the echo itself is reported, scrubbed").toContain('"served for ***"');
-  });
+  it(
+    "never writes the key, echoed JSON-escaped by the server, to " + "the output or any report file (JUnit included)",
+    () => {
+      for (const [name, run] of Object.entries({
+        ...runs,
+        ...Object.fromEntries([...baselineRuns, ...replays].map((r, i) => [`lifecycle${i}`, r])),
+      })) {
+        const all = [run.output, ...Object.values(run.files())].join("\n");
+        for (const form of [...encodings(FAULT_SERVER_TRICKY_KEY), ...encodings(FAULT_SERVER_KEY)])
+          expect(all.includes(form), `${name} leaks ${form}`).toBe(false);
+      }
+      expect(baselineRuns[0]!.output, "the echo itself is reported, scrubbed").toContain('"served for ***"');
+    },
+  );
 
   it("--replay re-sends exactly the failing requests: still failing at the same target, passing at a fixed one", () => {
     const [same, fixed] = replays;
@@ -318,17 +334,21 @@ describe("findings", () => {
     expect(fixed!.output).toMatch(/^✓ passes now: createSitemapRequest sitemap_link_count: .*\(now 2\d\d\)$/m);
   });
 
-  it("gives a target that accepts connections and never answers a verdict within the preflight deadline, saying why", () => {
-    const run = runs.silent!;
-    expect(run.code).toBe(1);
-    expect(run.ms, "seconds, not the minutes of every request's full timeout").toBeLessThan(60_000);
-    expect(run.output).toMatch(/preflight: the target answers HTTP/);
-    expect(run.report!.findings[0]).toMatchObject({
-      check: "not_a_server_error",
-      received: "no HTTP answer within 1000 ms",
-    });
-    expect(run.report!.skipped.every((s) => s.reason.includes("did not answer the preflight"))).toBe(true);
-  });
+  it(
+    "gives a target that accepts connections and never answers a " +
+      "verdict within the preflight deadline, saying why",
+    () => {
+      const run = runs.silent!;
+      expect(run.code).toBe(1);
+      expect(run.ms, "seconds, not the minutes of every request's full timeout").toBeLessThan(60_000);
+      expect(run.output).toMatch(/preflight: the target answers HTTP/);
+      expect(run.report!.findings[0]).toMatchObject({
+        check: "not_a_server_error",
+        received: "no HTTP answer within 1000 ms",
+      });
+      expect(run.report!.skipped.every((s) => s.reason.includes("did not answer the preflight"))).toBe(true);
+    },
+  );
 
   // (A base URL with credentials is refused without repeating them: settings.test.ts, in-process.)
   it("exits 2 for an invalid setting, naming the variable and the rule, before starting anything", () => {
@@ -343,29 +363,36 @@ describe("findings", () => {
 });
 
 describe("the baseline of accepted findings", () => {
-  it("fails on a finding; --update-baseline writes the default file; then the next plain run reads it and passes, showing it as accepted", () => {
-    const [first, update, accepted] = baselineRuns;
-    expect(first!.code).toBe(1);
-    expect(update!.code).toBe(0);
-    expect(update!.output).toContain(
-      `Baseline: wrote 1 entry to ${join(project, "contract-baseline.json")} (the file the next run reads)`,
-    );
-    expect(existsSync(join(project, "contract-baseline.json"))).toBe(true);
-    expect(accepted!.code, accepted!.output.slice(-2000)).toBe(0);
-    expect(accepted!.report!.accepted[0]).toMatchObject({
-      check: "sitemap_link_count",
-      operation: "createSitemapRequest",
-    });
-    expect(accepted!.output).toMatch(/~ accepted by the baseline until \d{4}-\d\d-\d\d: sitemap_link_count/);
-  });
+  it(
+    "fails on a finding; --update-baseline writes the default file; then the " +
+      "next plain run reads it and passes, showing it as accepted",
+    () => {
+      const [first, update, accepted] = baselineRuns;
+      expect(first!.code).toBe(1);
+      expect(update!.code).toBe(0);
+      expect(update!.output).toContain(
+        `Baseline: wrote 1 entry to ${join(project, "contract-baseline.json")} (the file the next run reads)`,
+      );
+      expect(existsSync(join(project, "contract-baseline.json"))).toBe(true);
+      expect(accepted!.code, accepted!.output.slice(-2000)).toBe(0);
+      expect(accepted!.report!.accepted[0]).toMatchObject({
+        check: "sitemap_link_count",
+        operation: "createSitemapRequest",
+      });
+      expect(accepted!.output).toMatch(/~ accepted by the baseline until \d{4}-\d\d-\d\d: sitemap_link_count/);
+    },
+  );
 
-  it("fails again on a new finding the baseline does not list, and reports the entry no longer occurring as fixed", () => {
-    const run = baselineRuns[3]!;
-    expect(run.code).toBe(1);
-    expect(run.report!.summary.failedChecks).toEqual(["listing_total_pages"]);
-    expect(run.report!.baseline.fixed).toHaveLength(1);
-    expect(run.output).toMatch(/✓ fixed: baseline entry createSitemapRequest sitemap_link_count/);
-  });
+  it(
+    "fails again on a new finding the baseline does not list, and " + "reports the entry no longer occurring as fixed",
+    () => {
+      const run = baselineRuns[3]!;
+      expect(run.code).toBe(1);
+      expect(run.report!.summary.failedChecks).toEqual(["listing_total_pages"]);
+      expect(run.report!.baseline.fixed).toHaveLength(1);
+      expect(run.output).toMatch(/✓ fixed: baseline entry createSitemapRequest sitemap_link_count/);
+    },
+  );
 
   it("fails on an expired entry whose finding still occurs", () => {
     const run = baselineRuns[4]!;

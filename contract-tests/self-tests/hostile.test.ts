@@ -36,7 +36,9 @@ import { cleanUp, runSuite, tempDir } from "./support/spawn.js";
 const KEY = "hostile-test-key-7f3a9c";
 const ESC = "\u001b";
 /** A response member name and an operationId that try to steer a terminal and a CI page. */
-const HOSTILE_NAME = `${ESC}]0;pwned${"\u0007"}${ESC}[2J${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\\r\u202Eevil</details><img src=x onerror=alert(1)><script>alert(2)</script>[x](javascript:alert(3))`;
+const HOSTILE_NAME =
+  `${ESC}]0;pwned${"\u0007"}${ESC}[2J${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\\r\u202Eevil</details><img ` +
+  `src=x onerror=alert(1)><script>alert(2)</script>[x](javascript:alert(3))`;
 /** 150,000 undocumented members nested one level down (2 MB): no spread of them may reach a function's arguments. */
 const WIDE = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`m${i}`, 1]));
 const HOSTILE_OP = `report${ESC}[31mRed<script>alert(4)</script>`;
@@ -93,79 +95,86 @@ afterAll(async () => {
 });
 
 describe("requests stay on the target's origin and under its base path", () => {
-  it("joins a document path without its leading / to the base URL (never to the port): 2/steal goes to /2/steal", async () => {
-    const spec = write("no-slash.yaml", apiKeyDoc({ "2/steal": { get: { operationId: "steal", responses: ok } } }));
-    server.requests.length = 0;
-    await run(spec, server.url);
-    const urls = server.requests.map((r) => r.url);
-    expect(urls.some((u) => u.startsWith("/2/steal"))).toBe(true);
-    expect(server.requests.filter((r) => r.headers["x-key"] === KEY).every((r) => r.url.startsWith("/2/steal"))).toBe(
-      true,
-    );
-  });
+  it(
+    "joins a document path without its leading / to the base URL " + "(never to the port): 2/steal goes to /2/steal",
+    async () => {
+      const spec = write("no-slash.yaml", apiKeyDoc({ "2/steal": { get: { operationId: "steal", responses: ok } } }));
+      server.requests.length = 0;
+      await run(spec, server.url);
+      const urls = server.requests.map((r) => r.url);
+      expect(urls.some((u) => u.startsWith("/2/steal"))).toBe(true);
+      expect(server.requests.filter((r) => r.headers["x-key"] === KEY).every((r) => r.url.startsWith("/2/steal"))).toBe(
+        true,
+      );
+    },
+  );
 
-  it("refuses dot segments from the document and from a link (a response's '..'), and reports them; a __proto__ parameter keeps its value", async () => {
-    const spec = write(
-      "dots.yaml",
-      apiKeyDoc({
-        "/../../tenant-b/steal": { get: { operationId: "dotdot", responses: ok } },
-        "/%2e%2e/%2E%2e/tenant-c/steal": { get: { operationId: "encodedDots", responses: ok } },
-        "/things": {
-          get: {
-            operationId: "listThings",
-            responses: {
-              "200": {
-                description: "OK",
-                content: { "application/json": { schema: { type: "object" } } },
-                links: {
-                  thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } },
-                  encoded: { operationId: "getThing", parameters: { id: "$response.body#/path" } },
+  it(
+    "refuses dot segments from the document and from a link (a response's " +
+      "'..'), and reports them; a __proto__ parameter keeps its value",
+    async () => {
+      const spec = write(
+        "dots.yaml",
+        apiKeyDoc({
+          "/../../tenant-b/steal": { get: { operationId: "dotdot", responses: ok } },
+          "/%2e%2e/%2E%2e/tenant-c/steal": { get: { operationId: "encodedDots", responses: ok } },
+          "/things": {
+            get: {
+              operationId: "listThings",
+              responses: {
+                "200": {
+                  description: "OK",
+                  content: { "application/json": { schema: { type: "object" } } },
+                  links: {
+                    thing: { operationId: "getThing", parameters: { id: "$response.body#/id" } },
+                    encoded: { operationId: "getThing", parameters: { id: "$response.body#/path" } },
+                  },
                 },
               },
             },
           },
-        },
-        "/{id}/steal": {
-          get: {
-            operationId: "getThing",
-            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-            responses: ok,
+          "/{id}/steal": {
+            get: {
+              operationId: "getThing",
+              parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+              responses: ok,
+            },
           },
-        },
-        "/items/{__proto__}": {
-          get: {
-            operationId: "getItem",
-            parameters: [{ name: "__proto__", in: "path", required: true, schema: { type: "string" } }],
-            responses: ok,
+          "/items/{__proto__}": {
+            get: {
+              operationId: "getItem",
+              parameters: [{ name: "__proto__", in: "path", required: true, schema: { type: "string" } }],
+              responses: ok,
+            },
           },
-        },
-      }),
-    );
-    server.requests.length = 0;
-    const { results } = await run(spec, `${server.url}/api/tenant-a`, {
-      CONTRACT_PARAMS: '{"__proto__": "thing_given_1"}',
-    });
-    const urls = server.requests.map((r) => r.url);
-    expect(urls.filter((u) => !u.startsWith("/api/tenant-a/"))).toEqual([]);
-    // No keyed request reached the base path's root through a resolved '..' (only the keyless preflight asks there).
-    const keyed = server.requests.filter((r) => r.headers["x-key"] === KEY).map((r) => r.url);
-    expect(keyed.filter((u) => u.split("?")[0] === "/api/tenant-a/")).toEqual([]);
-    expect(urls.some((u) => u.startsWith("/api/tenant-a/things"))).toBe(true);
-    const reasons = skipReasons(results);
-    expect(reasons).toMatch(/refused to send GET \/\.\.\/\.\.\/tenant-b\/steal of dotdot: .*dot segment/);
-    expect(reasons).toMatch(/refused to send GET \/%2e%2e\/%2E%2e\/tenant-c\/steal of encodedDots/);
-    expect(reasons).toMatch(/the link thing gave the path parameter id the value "\.\." from a listThings response/);
-    // A value that is a dot segment only once percent-decoded (a server or proxy may decode %2F before routing).
-    expect(reasons).toMatch(/the link encoded gave the path parameter id the value "\.\.\/\.\.\/admin"/);
-    expect(urls.filter((u) => /%2e|\.\.%2f/i.test(u))).toEqual([]);
-    // The parameter named __proto__ kept its configured value: every getItem request went to that item.
-    const items = urls.filter((u) => u.startsWith("/api/tenant-a/items/"));
-    expect(items.length).toBeGreaterThan(0);
-    // Only the unknown-ids probes (generated ids that do not exist) name another item.
-    const probes = results.find((r) => r.id === "getItem/unknown-ids")?.exchanges ?? 0;
-    expect(items.filter((u) => !u.startsWith("/api/tenant-a/items/thing_given_1")).length).toBe(probes);
-    expect(items.length).toBeGreaterThan(probes);
-  });
+        }),
+      );
+      server.requests.length = 0;
+      const { results } = await run(spec, `${server.url}/api/tenant-a`, {
+        CONTRACT_PARAMS: '{"__proto__": "thing_given_1"}',
+      });
+      const urls = server.requests.map((r) => r.url);
+      expect(urls.filter((u) => !u.startsWith("/api/tenant-a/"))).toEqual([]);
+      // No keyed request reached the base path's root through a resolved '..' (only the keyless preflight asks there).
+      const keyed = server.requests.filter((r) => r.headers["x-key"] === KEY).map((r) => r.url);
+      expect(keyed.filter((u) => u.split("?")[0] === "/api/tenant-a/")).toEqual([]);
+      expect(urls.some((u) => u.startsWith("/api/tenant-a/things"))).toBe(true);
+      const reasons = skipReasons(results);
+      expect(reasons).toMatch(/refused to send GET \/\.\.\/\.\.\/tenant-b\/steal of dotdot: .*dot segment/);
+      expect(reasons).toMatch(/refused to send GET \/%2e%2e\/%2E%2e\/tenant-c\/steal of encodedDots/);
+      expect(reasons).toMatch(/the link thing gave the path parameter id the value "\.\." from a listThings response/);
+      // A value that is a dot segment only once percent-decoded (a server or proxy may decode %2F before routing).
+      expect(reasons).toMatch(/the link encoded gave the path parameter id the value "\.\.\/\.\.\/admin"/);
+      expect(urls.filter((u) => /%2e|\.\.%2f/i.test(u))).toEqual([]);
+      // The parameter named __proto__ kept its configured value: every getItem request went to that item.
+      const items = urls.filter((u) => u.startsWith("/api/tenant-a/items/"));
+      expect(items.length).toBeGreaterThan(0);
+      // Only the unknown-ids probes (generated ids that do not exist) name another item.
+      const probes = results.find((r) => r.id === "getItem/unknown-ids")?.exchanges ?? 0;
+      expect(items.filter((u) => !u.startsWith("/api/tenant-a/items/thing_given_1")).length).toBe(probes);
+      expect(items.length).toBeGreaterThan(probes);
+    },
+  );
 });
 
 describe("documents: every $ref local, before any tool reads them", () => {
@@ -223,197 +232,212 @@ describe("documents: every $ref local, before any tool reads them", () => {
   });
 });
 
-describe("depth: a document nested deeper than its readers can follow is refused, naming the bound and the place", () => {
-  const N = 100_000;
-  const head = (schema: string) =>
-    `{"openapi":"3.0.3","info":{"title":"deep","version":"1"},"paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}`;
-  /** A document (as text: JSON.stringify itself cannot write one this deep) whose schema nests `levels` properties. */
-  const nestedJson = (levels: number) =>
-    `${head(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${"}}".repeat(levels)}`)}}`;
-  const nestedYaml = (levels: number) =>
-    `openapi: 3.0.3\ninfo: {title: deep, version: "1"}\npaths:\n  /a:\n    get:\n      operationId: a\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: ${"{properties: {a: ".repeat(levels)}{type: string}${"}}".repeat(levels)}\n`;
-  const refChain = (nested: boolean, length = 10_000) => {
-    const schemas: Record<string, unknown> = {};
-    for (let i = 0; i < length; i++) {
-      const ref = { $ref: `#/components/schemas/S${i + 1}` };
-      schemas[`S${i}`] = nested ? { type: "object", properties: { next: ref } } : ref;
-    }
-    schemas[`S${length}`] = { type: "string" };
-    return JSON.stringify({
-      ...JSON.parse(`${head('{"$ref":"#/components/schemas/S0"}')}}`),
-      components: { schemas },
+describe(
+  "depth: a document nested deeper than its readers can " + "follow is refused, naming the bound and the place",
+  () => {
+    const N = 100_000;
+    const head = (schema: string) =>
+      `{"openapi":"3.0.3","info":{"title":"deep","version":"1"},"paths":{"/a":{"get":{"operationId":"a","responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}`;
+    /**
+     * A document (as text: JSON.stringify itself cannot write one this deep) whose schema nests `levels` properties.
+     */
+    const nestedJson = (levels: number) =>
+      `${head(`${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${"}}".repeat(levels)}`)}}`;
+    const nestedYaml = (levels: number) =>
+      `openapi: 3.0.3\ninfo: {title: deep, version: "1"}\npaths:\n  /a:\n    get:\n      operationId: a\n    ` +
+      `  responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n ` +
+      `             schema: ${"{properties: {a: ".repeat(levels)}{type: string}${"}}".repeat(levels)}\n`;
+    const refChain = (nested: boolean, length = 10_000) => {
+      const schemas: Record<string, unknown> = {};
+      for (let i = 0; i < length; i++) {
+        const ref = { $ref: `#/components/schemas/S${i + 1}` };
+        schemas[`S${i}`] = nested ? { type: "object", properties: { next: ref } } : ref;
+      }
+      schemas[`S${length}`] = { type: "string" };
+      return JSON.stringify({
+        ...JSON.parse(`${head('{"$ref":"#/components/schemas/S0"}')}}`),
+        components: { schemas },
+      });
+    };
+    const refused = (text: string, name: string) => {
+      try {
+        readSettings({ CONTRACT_SPEC: write(name, text) });
+      } catch (err) {
+        expect(err).toBeInstanceOf(SettingsError);
+        return (err as Error).message;
+      }
+      return "read without an error";
+    };
+    const BOUND =
+      /nests deeper than 256 levels \(each object, array and \$ref followed is one\), which the tools that read it cannot follow/;
+
+    it("100,000 levels in JSON, and 400 in YAML: the bound and the JSON pointer where it is crossed", () => {
+      const json = refused(nestedJson(N), "deep.json");
+      expect(json).toMatch(BOUND);
+      expect(json).toMatch(
+        /the bound is crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
+      );
+      const yaml = refused(nestedYaml(400), "deep.yaml");
+      expect(yaml).toMatch(BOUND);
+      expect(yaml).toMatch(
+        /crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
+      );
     });
-  };
-  const refused = (text: string, name: string) => {
-    try {
-      readSettings({ CONTRACT_SPEC: write(name, text) });
-    } catch (err) {
-      expect(err).toBeInstanceOf(SettingsError);
-      return (err as Error).message;
-    }
-    return "read without an error";
-  };
-  const BOUND =
-    /nests deeper than 256 levels \(each object, array and \$ref followed is one\), which the tools that read it cannot follow/;
 
-  it("100,000 levels in JSON, and 400 in YAML: the bound and the JSON pointer where it is crossed", () => {
-    const json = refused(nestedJson(N), "deep.json");
-    expect(json).toMatch(BOUND);
-    expect(json).toMatch(
-      /the bound is crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
-    );
-    const yaml = refused(nestedYaml(400), "deep.yaml");
-    expect(yaml).toMatch(BOUND);
-    expect(yaml).toMatch(
-      /crossed at \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/properties\/a\//,
-    );
-  });
+    it("20,000 levels in YAML, which its parser cannot read: the bound, and the line and column", () => {
+      const yaml = refused(nestedYaml(20_000), "deeper.yaml");
+      expect(yaml).toMatch(BOUND);
+      expect(yaml).toMatch(/the YAML parser ran out of stack at line 12, column \d+$/);
+    });
 
-  it("20,000 levels in YAML, which its parser cannot read: the bound, and the line and column", () => {
-    const yaml = refused(nestedYaml(20_000), "deeper.yaml");
-    expect(yaml).toMatch(BOUND);
-    expect(yaml).toMatch(/the YAML parser ran out of stack at line 12, column \d+$/);
-  });
+    it("a chain of 10,000 $refs, bare or each nested in a property: crossed at the schema named", () => {
+      expect(refused(refChain(false), "chain.json")).toMatch(
+        new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S2\\d\\d$`),
+      );
+      expect(refused(refChain(true), "nested-chain.json")).toMatch(
+        new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S\\d+/properties(/next)?$`),
+      );
+    });
 
-  it("a chain of 10,000 $refs, bare or each nested in a property: crossed at the schema named", () => {
-    expect(refused(refChain(false), "chain.json")).toMatch(
-      new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S2\\d\\d$`),
-    );
-    expect(refused(refChain(true), "nested-chain.json")).toMatch(
-      new RegExp(`${BOUND.source}: the bound is crossed at /components/schemas/S\\d+/properties(/next)?$`),
-    );
-  });
+    it("exits 2 with the bound named, never 3 with a RangeError", async () => {
+      const run = await runSuite({ CONTRACT_SPEC: write("deep-cli.json", nestedJson(N)) });
+      expect(run.code).toBe(2);
+      expect(run.output).toMatch(BOUND);
+      expect(run.output).not.toMatch(/RangeError|internal error/);
+    });
 
-  it("exits 2 with the bound named, never 3 with a RangeError", async () => {
-    const run = await runSuite({ CONTRACT_SPEC: write("deep-cli.json", nestedJson(N)) });
-    expect(run.code).toBe(2);
-    expect(run.output).toMatch(BOUND);
-    expect(run.output).not.toMatch(/RangeError|internal error/);
-  });
-
-  it("reads a document nested just within the bound, and a recursive schema (a $ref back into its own path)", () => {
-    const model = new SpecModel(write("within.json", nestedJson(120)));
-    expect(model.operations.map((op) => op.operationId)).toEqual(["a"]);
-    const recursive = apiKeyDoc(
-      { "/tree": { get: { operationId: "tree", responses: ok } } },
-      {
-        components: {
-          schemas: {
-            Node: {
-              type: "object",
-              properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+    it("reads a document nested just within the bound, and a recursive schema (a $ref back into its own path)", () => {
+      const model = new SpecModel(write("within.json", nestedJson(120)));
+      expect(model.operations.map((op) => op.operationId)).toEqual(["a"]);
+      const recursive = apiKeyDoc(
+        { "/tree": { get: { operationId: "tree", responses: ok } } },
+        {
+          components: {
+            schemas: {
+              Node: {
+                type: "object",
+                properties: { children: { type: "array", items: { $ref: "#/components/schemas/Node" } } },
+              },
             },
           },
         },
-      },
-    );
-    expect(new SpecModel(write("tree.yaml", recursive)).operations).toHaveLength(1);
-  });
-});
+      );
+      expect(new SpecModel(write("tree.yaml", recursive)).operations).toHaveLength(1);
+    });
+  },
+);
 
 describe("null where a schema, a value or an object is expected (values from documents can be null anywhere)", () => {
-  it("runs every phase with no internal error: a nullable body whose valid value is null, null examples, members and maps", async () => {
-    // just-eat.co.uk's shape: a required body under a nullable object schema, whose generated valid value is null.
-    const nullableBody = {
-      type: "object",
-      nullable: true,
-      required: ["decision"],
-      properties: {
-        decision: { type: "string", enum: ["Accepted", "Rejected"] },
-        justification: { type: "object", nullable: true, properties: { comments: { type: "string", nullable: true } } },
-      },
-    };
-    const doc = {
-      openapi: "3.0.3",
-      info: { title: "nulls", version: "1", description: null, contact: null },
-      servers: null,
-      tags: null,
-      externalDocs: null,
-      components: {
-        schemas: { Response: nullableBody, Nothing: null },
-        responses: null,
-        parameters: { Unused: null },
-        securitySchemes: null,
-      },
-      paths: {
-        "/claims/{id}": {
-          parameters: null,
-          summary: null,
-          post: {
-            operationId: "respond",
-            tags: null,
-            callbacks: null,
-            parameters: [
-              { name: "id", in: "path", required: true, schema: { type: "string", nullable: true }, example: null },
-              { name: "q", in: "query", schema: { type: "string", nullable: true }, example: null, examples: null },
-              { name: "broken", in: "header", schema: null },
-              { name: "c", in: "cookie", required: null, schema: { type: "object", nullable: true }, style: null },
-            ],
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: { $ref: "#/components/schemas/Response" },
-                  examples: { none: { value: null }, missing: null },
-                },
-              },
-            },
-            responses: {
-              "200": {
-                description: null,
-                headers: { "X-A": null, "X-B": { schema: null } },
-                links: { l: null, next: { operationId: "getClaim", parameters: { id: "$response.body#/decision" } } },
+  it(
+    "runs every phase with no internal error: a nullable body whose " +
+      "valid value is null, null examples, members and maps",
+    async () => {
+      // just-eat.co.uk's shape: a required body under a nullable object schema, whose generated valid value is null.
+      const nullableBody = {
+        type: "object",
+        nullable: true,
+        required: ["decision"],
+        properties: {
+          decision: { type: "string", enum: ["Accepted", "Rejected"] },
+          justification: {
+            type: "object",
+            nullable: true,
+            properties: { comments: { type: "string", nullable: true } },
+          },
+        },
+      };
+      const doc = {
+        openapi: "3.0.3",
+        info: { title: "nulls", version: "1", description: null, contact: null },
+        servers: null,
+        tags: null,
+        externalDocs: null,
+        components: {
+          schemas: { Response: nullableBody, Nothing: null },
+          responses: null,
+          parameters: { Unused: null },
+          securitySchemes: null,
+        },
+        paths: {
+          "/claims/{id}": {
+            parameters: null,
+            summary: null,
+            post: {
+              operationId: "respond",
+              tags: null,
+              callbacks: null,
+              parameters: [
+                { name: "id", in: "path", required: true, schema: { type: "string", nullable: true }, example: null },
+                { name: "q", in: "query", schema: { type: "string", nullable: true }, example: null, examples: null },
+                { name: "broken", in: "header", schema: null },
+                { name: "c", in: "cookie", required: null, schema: { type: "object", nullable: true }, style: null },
+              ],
+              requestBody: {
+                required: true,
                 content: {
                   "application/json": {
-                    schema: { type: "object", nullable: true, properties: { decision: { nullable: true } } },
-                    example: null,
-                    examples: { x: null },
+                    schema: { $ref: "#/components/schemas/Response" },
+                    examples: { none: { value: null }, missing: null },
                   },
                 },
               },
-              "422": { description: "invalid", content: null },
-              default: null,
-            },
-          },
-          get: {
-            operationId: "getClaim",
-            parameters: [null, { name: "id", in: "path", required: true, schema: { type: "string" } }],
-            requestBody: null,
-            responses: {
-              "200": {
-                description: "ok",
-                content: { "application/json": { schema: { properties: null, required: null } } },
+              responses: {
+                "200": {
+                  description: null,
+                  headers: { "X-A": null, "X-B": { schema: null } },
+                  links: { l: null, next: { operationId: "getClaim", parameters: { id: "$response.body#/decision" } } },
+                  content: {
+                    "application/json": {
+                      schema: { type: "object", nullable: true, properties: { decision: { nullable: true } } },
+                      example: null,
+                      examples: { x: null },
+                    },
+                  },
+                },
+                "422": { description: "invalid", content: null },
+                default: null,
               },
             },
-          },
-          put: {
-            operationId: "justify",
-            requestBody: {
-              required: true,
-              content: {
-                "application/x-www-form-urlencoded": {
-                  schema: { $ref: "#/components/schemas/Response" },
-                  encoding: { decision: null, justification: { style: null, contentType: null } },
+            get: {
+              operationId: "getClaim",
+              parameters: [null, { name: "id", in: "path", required: true, schema: { type: "string" } }],
+              requestBody: null,
+              responses: {
+                "200": {
+                  description: "ok",
+                  content: { "application/json": { schema: { properties: null, required: null } } },
                 },
               },
             },
-            responses: { "200": { description: "ok" } },
+            put: {
+              operationId: "justify",
+              requestBody: {
+                required: true,
+                content: {
+                  "application/x-www-form-urlencoded": {
+                    schema: { $ref: "#/components/schemas/Response" },
+                    encoding: { decision: null, justification: { style: null, contentType: null } },
+                  },
+                },
+              },
+              responses: { "200": { description: "ok" } },
+            },
+            delete: null,
           },
-          delete: null,
         },
-      },
-    };
-    const { results } = await run(write("nulls.json", JSON.stringify(doc)), server.url, {
-      CONTRACT_PARAMS: JSON.stringify({ "respond.id": "c1", "justify.id": "c1", "getClaim.id": "c1" }),
-    });
-    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
-    expect(results.find((r) => r.id === "justify/negative")?.status).not.toBe("skipped");
-    // The schema written as null is named as the document's problem, never a TypeError about it.
-    expect(skipReasons(results)).toMatch(
-      /the schema at \/paths\/~1claims~1\{id\}\/post\/parameters\/2\/schema is null/,
-    );
-    expect(skipReasons(results)).not.toMatch(/Cannot read properties/);
-  });
+      };
+      const { results } = await run(write("nulls.json", JSON.stringify(doc)), server.url, {
+        CONTRACT_PARAMS: JSON.stringify({ "respond.id": "c1", "justify.id": "c1", "getClaim.id": "c1" }),
+      });
+      expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
+      expect(results.find((r) => r.id === "justify/negative")?.status).not.toBe("skipped");
+      // The schema written as null is named as the document's problem, never a TypeError about it.
+      expect(skipReasons(results)).toMatch(
+        /the schema at \/paths\/~1claims~1\{id\}\/post\/parameters\/2\/schema is null/,
+      );
+      expect(skipReasons(results)).not.toMatch(/Cannot read properties/);
+    },
+  );
 });
 
 describe("bounds: a small document cannot hang the run", () => {
@@ -506,21 +530,26 @@ describe("bounds: a small document cannot hang the run", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it("a pattern RE2 cannot run (a catastrophic lookahead) is not checked, with a warning naming it, instead of hanging", () => {
-    const warned: string[] = [];
-    setUncheckedPatternHandler((pattern) => warned.push(pattern));
-    const pattern = "^(?=(a+)+$)a+$";
-    const validator = new SpecValidator({
-      openapi: "3.1.0",
-      components: { schemas: { S: { type: "string", pattern } } },
-    });
-    const started = Date.now();
-    expect(validator.validate("/components/schemas/S", `${"a".repeat(40)}!`)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(warned).toEqual([pattern]);
-  });
+  it(
+    "a pattern RE2 cannot run (a catastrophic lookahead) is not " +
+      "checked, with a warning naming it, instead of hanging",
+    () => {
+      const warned: string[] = [];
+      setUncheckedPatternHandler((pattern) => warned.push(pattern));
+      const pattern = "^(?=(a+)+$)a+$";
+      const validator = new SpecValidator({
+        openapi: "3.1.0",
+        components: { schemas: { S: { type: "string", pattern } } },
+      });
+      const started = Date.now();
+      expect(validator.validate("/components/schemas/S", `${"a".repeat(40)}!`)).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(warned).toEqual([pattern]);
+    },
+  );
 
-  it("the whole run ends: huge sizes capped or skipped with the place named, catastrophic patterns bounded", async () => {
+  it("the whole run ends: huge sizes capped or skipped with the " +
+    "place named, catastrophic patterns bounded", async () => {
     server.requests.length = 0;
     const started = Date.now();
     const { results } = await run(write("bounds.yaml", doc), server.url);
@@ -543,7 +572,8 @@ describe("bounds: a small document cannot hang the run", () => {
 });
 
 describe("output: outside strings cannot steer a terminal or a CI page", () => {
-  it("a response with 150,000 undocumented members is checked without a RangeError (findings capped per scenario)", async () => {
+  it("a response with 150,000 undocumented members is checked " +
+    "without a RangeError (findings capped per scenario)", async () => {
     const spec = write(
       "wide.yaml",
       apiKeyDoc({
@@ -574,7 +604,8 @@ describe("output: outside strings cannot steer a terminal or a CI page", () => {
     expect(examples).toBeDefined();
   }, 60_000);
 
-  it("escapes control sequences and markdown/HTML from a response and the document in every report format", async () => {
+  it("escapes control sequences and markdown/HTML from a " +
+    "response and the document in every report format", async () => {
     const spec = write(
       "names.yaml",
       apiKeyDoc({
@@ -688,36 +719,41 @@ describe("settings and files", () => {
     }
   });
 
-  it("--replay of a tampered report never sends the key to the report's target: the user names the target", async () => {
-    const seen: string[] = [];
-    const thief = await startServer((req, res) => {
-      seen.push(String(req.headers["x-api-key"] ?? ""));
-      sendJson(res, 200, {});
-    });
-    try {
-      const report = {
-        target: { kind: "live", baseUrl: thief.url, spec: "openapi/openapi.yaml", strict: false },
-        findings: [
-          {
-            severity: "error",
-            check: "not_a_server_error",
-            operation: "createSitemapRequest",
-            title: "t",
-            curl: "",
-            replay: { method: "POST", path: "/v1/site/map", query: {}, headers: {}, key: true, context: {} },
-          },
-        ],
-      };
-      const path = write("tampered-report", JSON.stringify(report));
-      const lines: string[] = [];
-      await expect(
-        replayReport(path, resolveOptions({ env: { CONTRACT_API_KEY: KEY }, configFile: false }), (l) => lines.push(l)),
-      ).rejects.toThrow(/name the target to replay against with --base-url/);
-      expect(seen, "nothing was sent to the URL the report names").toEqual([]);
-    } finally {
-      await thief.close();
-    }
-  });
+  it(
+    "--replay of a tampered report never sends the key to the " + "report's target: the user names the target",
+    async () => {
+      const seen: string[] = [];
+      const thief = await startServer((req, res) => {
+        seen.push(String(req.headers["x-api-key"] ?? ""));
+        sendJson(res, 200, {});
+      });
+      try {
+        const report = {
+          target: { kind: "live", baseUrl: thief.url, spec: "openapi/openapi.yaml", strict: false },
+          findings: [
+            {
+              severity: "error",
+              check: "not_a_server_error",
+              operation: "createSitemapRequest",
+              title: "t",
+              curl: "",
+              replay: { method: "POST", path: "/v1/site/map", query: {}, headers: {}, key: true, context: {} },
+            },
+          ],
+        };
+        const path = write("tampered-report", JSON.stringify(report));
+        const lines: string[] = [];
+        await expect(
+          replayReport(path, resolveOptions({ env: { CONTRACT_API_KEY: KEY }, configFile: false }), (l) =>
+            lines.push(l),
+          ),
+        ).rejects.toThrow(/name the target to replay against with --base-url/);
+        expect(seen, "nothing was sent to the URL the report names").toEqual([]);
+      } finally {
+        await thief.close();
+      }
+    },
+  );
 
   it("CONTRACT_REPORTS_DIR naming an existing file is an invalid setting before anything starts", () => {
     const path = write("a-file", "not a directory");

@@ -118,7 +118,10 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
   };
 }
 
-/** The shell text of a Basic credential read from `variable` (base64 of `user:password`; a key without a colon is the user). */
+/**
+ * The shell text of a Basic credential read from `variable` (base64 of `user:password`; a key without a colon is the
+ * user).
+ */
 function basicShell(variable: string, secret: string): string {
   return `$(printf '%s${secret.includes(":") ? "" : ":"}' "${variable}" | base64 -w0)`;
 }
@@ -273,7 +276,8 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         ) {
           suiteError = true;
           lastError =
-            "the suite could not read the answer: fetch turned it into a network error without a cause (it does so for a 407 Proxy Authentication Required)";
+            "the suite could not read the answer: fetch turned it into a network error " +
+            "without a cause (it does so for a 407 Proxy Authentication Required)";
           break;
         }
         const timedOut = deadline.signal.aborted;
@@ -323,10 +327,13 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       res.headers.forEach((value, name) => {
         responseHeaders[name] = scrubber.text(value);
       });
-      // A body still unfinished at the deadline costs a whole deadline, as no answer does: it counts toward the breaker.
+      // A body still unfinished at the deadline costs a whole deadline, as no answer does: it counts toward the
+      // breaker.
       if (bodyError?.kind === "timeout") {
         if (++failuresInARow >= BREAKER_THRESHOLD)
-          stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete answer within the deadline; last: status ${res.status}, ${bodyError.detail})`;
+          stopReason =
+            `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete ` +
+            `answer within the deadline; last: status ${res.status}, ${bodyError.detail})`;
       } else failuresInARow = 0;
       const response = {
         status: res.status,
@@ -348,7 +355,9 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       };
     }
     if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD)
-      stopReason = `skipped: the target stopped answering (${failuresInARow} requests in a row got no HTTP response; last: ${lastError})`;
+      stopReason =
+        `skipped: the target stopped answering (${failuresInARow} requests ` +
+        `in a row got no HTTP response; last: ${lastError})`;
     const response = {
       status: 0,
       headers: {},
