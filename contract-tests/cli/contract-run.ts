@@ -12,7 +12,7 @@ import type { Settings } from "../config/settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
-import { allLinks, linkOrder } from "../engine/links.js";
+import { linkOrder, orderingLinks } from "../model/links.js";
 import { CLEANUP, lifecycleScenarios, produce, substitute } from "../engine/lifecycle.js";
 import { mayCreate, track } from "../engine/resources.js";
 import { shardOperations } from "../model/link-groups.js";
@@ -69,22 +69,10 @@ export class ContractRun {
   /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
   scenarios(): Scenario[] {
     checkSelection(this.settings, this.state.checks.ids());
-    const links = allLinks(this.model.forRequests, this.settings.inferLinks);
-    // With inference, a create runs before the listing of its collection, so the listing has items to link from.
-    const creates = this.settings.inferLinks
-      ? this.model.operations.flatMap((c) =>
-          c.method !== "POST"
-            ? []
-            : this.model.operations
-                .filter((l) => l.method === "GET" && l.path === c.path)
-                .map((l) => ({
-                  source: c.operationId,
-                  status: "",
-                  link: { name: "", operationId: l.operationId, parameters: {} },
-                })),
-        )
-      : [];
-    const operations = selectOperations(linkOrder(this.operations(), [...links, ...creates]), this.settings);
+    const operations = selectOperations(
+      linkOrder(this.operations(), orderingLinks(this.model.forRequests, this.settings.inferLinks)),
+      this.settings,
+    );
     const planned = selectPhases(
       [
         ...operations.flatMap((op) => [
@@ -95,6 +83,10 @@ export class ContractRun {
       ],
       this.settings,
     );
+    // Each operation's scenarios together, in the run's order (its lifecycle and unknown-ids ones too): a sharded
+    // run's merge orders results so, and the two must read the same.
+    const rank = new Map(operations.map((op, i) => [op.operationId, i]));
+    planned.sort((x, y) => (rank.get(x.operation) ?? rank.size) - (rank.get(y.operation) ?? rank.size));
     // Whatever the selection, what a live run created is cleaned up at its end (where the document lets it create).
     return this.settings.kind === "live" && mayCreate(this.model.forRequests, this.settings.inferLinks)
       ? [...planned, CLEANUP]
@@ -103,7 +95,13 @@ export class ContractRun {
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
   operations() {
-    return this.settings.shard ? shardOperations(this.model.operations, this.settings.shard) : this.model.operations;
+    return this.settings.shard
+      ? shardOperations(
+          this.model.operations,
+          this.settings.shard,
+          orderingLinks(this.model.forRequests, this.settings.inferLinks),
+        )
+      : this.model.operations;
   }
 
   /** Runs one scenario; never throws. */

@@ -4,11 +4,11 @@
  */
 import type { Scrubber } from "../../src/redact.js";
 import type { ScenarioResult } from "../model/types.js";
-import { linkOrder } from "../engine/links.js";
 import { selectOperations } from "../config/select-operations.js";
 import { specModel } from "../model/model.js";
 import { writeShardRecord } from "./shard.js";
 import { shardOperations } from "../model/link-groups.js";
+import { linkOrder, orderingLinks } from "../model/links.js";
 import type { Settings } from "../config/settings.js";
 import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "../report/baseline.js";
 import { buildReport, type RunReport } from "../report/render.js";
@@ -52,7 +52,8 @@ export function finishRun(
     baseline.entries = next.entries;
     baselineWritten = { path: settings.baselinePath, entries: next.entries.length };
   }
-  const all = specModel(settings.specPath).operations;
+  const model = specModel(settings.specPath);
+  const all = model.operations;
   const listed = (ops: typeof all) =>
     ops.map(({ operationId, method, path, responses }) => ({
       operationId,
@@ -61,7 +62,9 @@ export function finishRun(
       responses: responses.map((r) => r.status),
     }));
   // A shard's reports list its own operations; its record, for the merge, all of them.
-  const share = settings.shard ? shardOperations(all, settings.shard) : all;
+  const share = settings.shard
+    ? shardOperations(all, settings.shard, orderingLinks(model.forRequests, settings.inferLinks))
+    : all;
   const operations = listed(share);
   const reach = reachInputOf(settings, all, share);
   const report = buildReport(
@@ -82,7 +85,7 @@ export function finishRun(
         shard: settings.shard,
         target: report.target,
         documentOperations: listed(all),
-        runOrder: linkOrder(all).map((op) => op.operationId),
+        runOrder: linkOrder(all, orderingLinks(model.forRequests, settings.inferLinks)).map((op) => op.operationId),
         baselinePath: settings.baselinePath,
         selectedOperations: [...reach.selected!],
         ...(settings.operations ? { operationsSelector: settings.operations } : {}),

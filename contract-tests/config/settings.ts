@@ -13,6 +13,7 @@ import { specModel } from "../model/model.js";
 import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
 import { selectOperations } from "./select-operations.js";
 import { type Shard, shardOperations } from "../model/link-groups.js";
+import { orderingLinks } from "../model/links.js";
 
 export { SettingsError } from "./options.js";
 
@@ -290,7 +291,11 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const minReach = o.get("min-reach");
   const operations = list(o, "operations");
   // The budget scales with what the run takes: its shard's operations, narrowed by --operations.
-  const selected = selectOperations(shard ? shardOperations(model.operations, shard) : model.operations, {
+  const inferLinks = (o.get("infer-links")?.value as boolean | undefined) ?? true;
+  const share = shard
+    ? shardOperations(model.operations, shard, orderingLinks(model.forRequests, inferLinks))
+    : model.operations;
+  const selected = selectOperations(share, {
     operations,
   }).length;
   return {
@@ -301,7 +306,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,
-    inferLinks: (o.get("infer-links")?.value as boolean | undefined) ?? true,
+    inferLinks,
     // A shard writes to its own folder unless told otherwise, where `npm run contract:merge` looks.
     reportsDir:
       o.text("reports-dir")?.trim() || !shard

@@ -13,7 +13,7 @@ import type { Settings } from "../config/settings.js";
 import { SkipScenario, type RequestSpec } from "../transport/target.js";
 import type { CheckContext, Exchange } from "../model/types.js";
 import { boundaries, validSamples } from "./generate.js";
-import { allLinks, familyOf, linkParameter, type SourcedLink } from "./links.js";
+import { allLinks, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
 import { base, ready } from "./phases.js";
 import { baseValues, cloneValues, expandPath, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import { planOf } from "./plan.js";

@@ -12,7 +12,7 @@ import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
-import { allLinks, evaluate, everyValue, familyOf, linkParameter, type SourcedLink } from "./links.js";
+import { allLinks, evaluate, everyValue, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
 import { aliveOf, isAlive, isCreated, isDeleted, producersOf } from "./resources.js";
 import {
   baseValues,

@@ -8,7 +8,7 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isSuccess } from "../model/exchange.js";
 import type { Exchange } from "../model/types.js";
-import { allLinks, evaluate, familyOf, linkParameter, type LinkDocument, type SourcedLink } from "./links.js";
+import { allLinks, evaluate, familyOf, linkParameter, type LinkDocument, type SourcedLink } from "../model/links.js";
 
 /** One resource the run created. */
 export interface Resource {

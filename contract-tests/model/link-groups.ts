@@ -5,6 +5,7 @@
  * lower shard), so the split depends on the document alone.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
+import { type SourcedLink, writtenLinks } from "./links.js";
 
 /** One share of a run: shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -13,16 +14,17 @@ export interface Shard {
 }
 
 /** The operations of the document in groups that links join (union-find), each group in document order. */
-export function linkGroups(operations: OperationEntry[]): OperationEntry[][] {
+export function linkGroups(
+  operations: OperationEntry[],
+  links: ReadonlyArray<Pick<SourcedLink, "source" | "link">> = writtenLinks(operations),
+): OperationEntry[][] {
   const index = new Map(operations.map((op, i) => [op.operationId, i]));
   const parent = operations.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
     return i;
   };
-  for (const { source, link } of operations.flatMap((op) =>
-    op.responses.flatMap((r) => r.links.map((l) => ({ source: op.operationId, link: l }))),
-  )) {
+  for (const { source, link } of links) {
     const a = index.get(source);
     const b = index.get(link.operationId);
     if (a !== undefined && b !== undefined) parent[find(a)] = find(b);
@@ -38,8 +40,12 @@ export function linkGroups(operations: OperationEntry[]): OperationEntry[][] {
 }
 
 /** The operations shard `shard` runs, in document order; every operation is in exactly one shard. */
-export function shardOperations(operations: OperationEntry[], shard: Shard): OperationEntry[] {
-  const groups = linkGroups(operations);
+export function shardOperations(
+  operations: OperationEntry[],
+  shard: Shard,
+  links?: ReadonlyArray<Pick<SourcedLink, "source" | "link">>,
+): OperationEntry[] {
+  const groups = linkGroups(operations, links);
   // Largest group first; equal sizes in document order (Array.prototype.sort is stable).
   const order = groups.map((g, i) => ({ g, i })).sort((a, b) => b.g.length - a.g.length);
   const load = Array.from({ length: shard.count }, () => 0);

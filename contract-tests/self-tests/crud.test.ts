@@ -20,7 +20,7 @@ import { crudDocument, writeCrudDocument } from "../fault-server/crud-document.j
 import { readSettings } from "../config/settings.js";
 import { specModel } from "../model/model.js";
 import { linkPointer } from "../model/promise.js";
-import { allLinks, evaluate } from "../engine/links.js";
+import { allLinks, evaluate } from "../model/links.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
 type Run = { results: ScenarioResult[]; requests: number };

@@ -16,7 +16,7 @@ import { sendJson, startServer, type TestServer } from "../../src/test/support/s
 import { runContract } from "../cli/contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
 import { encodeBody } from "../engine/requests.js";
-import { linkOrder } from "../engine/links.js";
+import { linkOrder } from "../model/links.js";
 import { readSettings } from "../config/settings.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 

@@ -15,7 +15,7 @@ import { loadSpec, SPEC_PATH, SpecValidator } from "../../openapi/lib/spec.js";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
 import { refPointer } from "../../openapi/lib/document-error.js";
 import { invalidValues } from "../engine/generate.js";
-import { linkOrder } from "../engine/links.js";
+import { linkOrder } from "../model/links.js";
 import { ContractRun, runContract } from "../cli/contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
 import { startMock } from "../transport/mock-target.js";

@@ -6,7 +6,7 @@
 import { isJsonMedia, type LinkEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
 import { toPointer } from "../../openapi/lib/spec.js";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
-import type { Exchange } from "../model/types.js";
+import type { Exchange } from "./types.js";
 
 const EMBEDDED = /\{(\$[^}]+)\}/g;
 /** The suite's own suffix of a header expression: the header's URL, read as its last path segment. */
@@ -105,8 +105,30 @@ export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
   return links;
 }
 
+/**
+ * The links that order a run and keep operations together in a shard: every link (written, and with `infer`
+ * inferred), and with `infer` a create before the listing of its collection, so the listing has items to link
+ * from.
+ */
+export function orderingLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
+  const creates = infer
+    ? doc.operations.flatMap((c) =>
+        c.method !== "POST"
+          ? []
+          : doc.operations
+              .filter((l) => l.method === "GET" && l.path === c.path)
+              .map((l) => ({
+                source: c.operationId,
+                status: "",
+                link: { name: "", operationId: l.operationId, parameters: {} },
+              })),
+      )
+    : [];
+  return [...allLinks(doc, infer), ...creates];
+}
+
 /** The links the document writes, with the operation and status each leaves from. */
-function writtenLinks(operations: OperationEntry[]): SourcedLink[] {
+export function writtenLinks(operations: OperationEntry[]): SourcedLink[] {
   return operations.flatMap((op) =>
     op.responses.flatMap((r) => r.links.map((link) => ({ source: op.operationId, status: r.status, link }))),
   );
