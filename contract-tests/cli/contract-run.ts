@@ -7,7 +7,15 @@ import { DocumentError } from "../../openapi/lib/document-error.js";
 import { causeText } from "../../src/errors.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
-import { entryKey, findingKey, isExpired, loadBaseline, placeOf, today, type Baseline } from "../report/baseline.js";
+import {
+  entryKey,
+  findingKey,
+  isExpired,
+  loadBaseline,
+  sameFindingKey,
+  today,
+  type Baseline,
+} from "../report/baseline.js";
 import type { Settings } from "../config/settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
@@ -29,13 +37,7 @@ const MAX_FINDINGS = 200;
 function distinct(findings: Finding[]): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const f of findings) {
-    const key = [
-      f.check,
-      f.severity,
-      f.title,
-      f.instancePath !== undefined ? placeOf(f) : f.received,
-      f.documented,
-    ].join("\u0000");
+    const key = sameFindingKey(f);
     const seen = byKey.get(key);
     if (seen) seen.count = (seen.count ?? 1) + 1;
     else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
@@ -213,7 +215,7 @@ export async function preflight(
 }
 
 /** The result of the preflight as a scenario result, with the finding that fails the run. */
-export function preflightFailure(run: ContractRun, reason: string): ScenarioResult {
+function preflightFailure(run: ContractRun, reason: string): ScenarioResult {
   const exchange = {
     operation: "(target)",
     request: { method: "GET", url: `${run.settings.baseUrl}/`, path: "/", query: {}, headers: {} },
@@ -245,27 +247,30 @@ export function preflightFailure(run: ContractRun, reason: string): ScenarioResu
   };
 }
 
+/** The results of a run whose target did not answer the preflight: that failure, then every scenario skipped. */
+export function preflightResults(run: ContractRun, scenarios: Scenario[], reason: string): ScenarioResult[] {
+  const skipped = scenarios.map(
+    (s): ScenarioResult => ({
+      id: s.id,
+      operation: s.operation,
+      phase: s.phase,
+      title: s.title,
+      status: "skipped",
+      skipReason: `skipped: the target did not answer the preflight (${reason})`,
+      findings: [],
+      accepted: [],
+      exchanges: 0,
+    }),
+  );
+  return [preflightFailure(run, reason), ...skipped];
+}
+
 /** Runs every scenario in this process (the self-tests' way; `npm run contract` runs them as vitest tests). */
 export async function runContract(settings: Settings): Promise<{ run: ContractRun; results: ScenarioResult[] }> {
   const run = new ContractRun(settings);
   const reason = await preflight(settings);
   const scenarios = run.scenarios();
-  if (reason) {
-    const skipped = scenarios.map(
-      (s): ScenarioResult => ({
-        id: s.id,
-        operation: s.operation,
-        phase: s.phase,
-        title: s.title,
-        status: "skipped",
-        skipReason: `skipped: the target did not answer the preflight (${reason})`,
-        findings: [],
-        accepted: [],
-        exchanges: 0,
-      }),
-    );
-    return { run, results: [preflightFailure(run, reason), ...skipped] };
-  }
+  if (reason) return { run, results: preflightResults(run, scenarios, reason) };
   const results: ScenarioResult[] = [];
   for (const s of scenarios) results.push(await run.execute(s));
   return { run, results };

@@ -19,7 +19,7 @@
  */
 import type { PrismServer } from "../../openapi/lib/prism.js";
 import type { Scrubber } from "../../src/redact.js";
-import { ContractRun, preflight, preflightFailure } from "./contract-run.js";
+import { ContractRun, preflight, preflightResults } from "./contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
 import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "../config/options.js";
 import { BaselineError, loadBaseline, type Baseline } from "../report/baseline.js";
@@ -53,20 +53,7 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
   const reason = await preflight(settings);
   if (reason) {
     out(`✗ the target did not answer the preflight within ${seconds(Date.now() - started)}: ${reason}`);
-    const skipped = scenarios.map(
-      (s): ScenarioResult => ({
-        id: s.id,
-        operation: s.operation,
-        phase: s.phase,
-        title: s.title,
-        status: "skipped",
-        skipReason: `skipped: the target did not answer the preflight (${reason})`,
-        findings: [],
-        accepted: [],
-        exchanges: 0,
-      }),
-    );
-    return [preflightFailure(run, reason), ...skipped];
+    return preflightResults(run, scenarios, reason);
   }
   // The request in flight, for the heartbeat.
   let inflight: { method: string; path: string; since: number } | undefined;

@@ -35,6 +35,13 @@ export function placeOf(f: Pick<Finding, "instancePath" | "title">): string {
     : f.title;
 }
 
+/** What makes two findings the same (within an operation): the check, severity, title, place, answer and promise text. */
+export function sameFindingKey(f: Finding): string {
+  return [f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join(
+    "\u0000",
+  );
+}
+
 /** The key a baseline entry and the findings it accepts share (for lookups in a baseline of any size). */
 export const entryKey = (e: Pick<BaselineEntry, "check" | "operation" | "place">) =>
   `${e.check}\u0000${e.operation}\u0000${e.place}`;

@@ -9,7 +9,7 @@ import {
   entryKey,
   findingKey,
   isExpired,
-  placeOf,
+  sameFindingKey,
   today,
   type Baseline,
   type BaselineEntry,
@@ -41,14 +41,7 @@ export type ReportedFinding = Finding & {
 function merge(findings: Array<Finding & { scenario: string; test: string }>): ReportedFinding[] {
   const byKey = new Map<string, ReportedFinding>();
   for (const f of findings) {
-    const key = [
-      f.operation,
-      f.check,
-      f.severity,
-      f.title,
-      f.instancePath !== undefined ? placeOf(f) : f.received,
-      f.documented,
-    ].join("\u0000");
+    const key = `${f.operation}\u0000${sameFindingKey(f)}`;
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...f, tests: [f.test] });
     else {
