@@ -162,6 +162,7 @@ function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
       mutation: ctx.mutation,
       linked: ctx.linked,
       linkPromise: ctx.linkPromise,
+      linkInferred: ctx.linkInferred,
       deletedBy: ctx.deletedBy,
       unknownIn: ctx.unknownIn,
       unreachableSite: ctx.unreachableSite,

@@ -471,7 +471,12 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
     });
     return;
   }
-  await ctx.send(toRequest(target, fed), { intent: "acceptance", linked: link.name, linkPromise: promise });
+  await ctx.send(toRequest(target, fed), {
+    intent: "acceptance",
+    linked: link.name,
+    linkPromise: promise,
+    ...(sourced.inferred ? { linkInferred: true } : {}),
+  });
   // A well-formed identifier that does not exist, in place of each linked string value.
   for (const x of usableParams.filter((u) => typeof u.value === "string" && (target.safe || !live))) {
     const seen = new Set(x.all.map(String));

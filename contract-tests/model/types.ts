@@ -134,6 +134,8 @@ export interface CheckContext {
   linked?: string;
   /** The promise of that link (see promise.ts linkPointer): links are known by operation, response and name. */
   linkPromise?: string;
+  /** That link is the suite's inference, not written in the document: what it feeds is no promise of the document. */
+  linkInferred?: boolean;
   /** For after-delete requests: the delete operation whose success removed the resource. */
   deletedBy?: string;
   /** A read of a resource the run just created or updated: members that must read back as they were written. */
@@ -207,7 +209,15 @@ export interface Replay {
   /** The check context, without other exchanges (a check that needs them is judged on this exchange alone). */
   context: Pick<
     CheckContext,
-    "intent" | "demand" | "mutation" | "linked" | "linkPromise" | "deletedBy" | "unknownIn" | "unreachableSite"
+    | "intent"
+    | "demand"
+    | "mutation"
+    | "linked"
+    | "linkPromise"
+    | "linkInferred"
+    | "deletedBy"
+    | "unknownIn"
+    | "unreachableSite"
   >;
 }
 
