@@ -5,6 +5,7 @@
  * no error, writes go only to resources the run created, and what it created is deleted at the end.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPrism } from "../../openapi/lib/prism.js";
 import { runContract } from "../cli/contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
 import {
@@ -102,6 +103,26 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
 });
 
 describe("inference", () => {
+  it("against the static mock, an inferred link sends no unknown identifier (the mock answers any id alike)", async () => {
+    // The same service with text identifiers (a probe replaces a linked text value with one that does not exist).
+    const spec = join(tempDir("crud-mock-"), "text-ids.json");
+    const integerId = JSON.stringify({ type: "integer", format: "int64", minimum: 1 });
+    writeFileSync(spec, JSON.stringify(crudDocument(false)).replaceAll(integerId, '{"type":"string","minLength":1}'));
+    const prism = await startPrism({ spec, startTimeoutMs: 90_000 });
+    try {
+      const settings = { ...readSettings({ CONTRACT_SPEC: spec, CONTRACT_EXAMPLES: "2" }), baseUrl: prism.url };
+      const { results } = await runContract(settings);
+      const probes = results.flatMap((r) => r.findings).filter((f) => f.check === "unknown_resource");
+      expect(
+        results.some((r) => r.title.includes("inferred:")),
+        "the links are inferred on the mock too",
+      ).toBe(true);
+      expect(probes.map((f) => f.title)).toEqual([]);
+    } finally {
+      await prism.stop();
+    }
+  }, 90_000);
+
   it("names each inferred link in the scenario titles; the document's links win over inference", () => {
     const plain = runs.get("without links: conforming")!.results;
     expect(plain.map((r) => r.title)).toContain(
