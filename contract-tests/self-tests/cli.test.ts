@@ -65,7 +65,11 @@ beforeAll(async () => {
   const lifecycle = async () => {
     // The server also echoes the key JSON-escaped in every answer: nothing the suite writes may hold it. No
     // CONTRACT_BASELINE: --update-baseline writes the default file, and the next plain run must read it.
-    const env = live(server.baseUrl("link-count-mismatch", "echo-key"), { CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY });
+    // Two generated requests per operation are enough for the baseline's story (npm test stays within its time).
+    const env = live(server.baseUrl("link-count-mismatch", "echo-key"), {
+      CONTRACT_API_KEY: FAULT_SERVER_TRICKY_KEY,
+      CONTRACT_EXAMPLES: "2",
+    });
     const inProject = { cwd: project };
     baselineRuns.push(await runSuite(env, [], undefined, inProject));
     baselineRuns.push(await runSuite(env, ["--update-baseline"], undefined, inProject));
