@@ -15,12 +15,16 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** True when `op` matches one selector: `tag:<tag>`, `[METHOD ]/path/glob`, or an operationId. */
-function matches(op: OperationEntry, selector: string): boolean {
-  if (selector.startsWith("tag:")) return op.tags.includes(selector.slice(4));
+/** The test of one selector, built once: `tag:<tag>`, `[METHOD ]/path/glob`, or an operationId. */
+function matcher(selector: string): (op: OperationEntry) => boolean {
+  if (selector.startsWith("tag:")) return (op) => op.tags.includes(selector.slice(4));
   const m = /^(?:([A-Za-z]+)\s+)?(\/.*)$/.exec(selector);
-  if (m) return (!m[1] || m[1].toUpperCase() === op.method.toUpperCase()) && globToRegExp(m[2]!).test(op.path);
-  return op.operationId === selector;
+  if (m) {
+    const method = m[1]?.toUpperCase();
+    const path = globToRegExp(m[2]!);
+    return (op) => (!method || method === op.method.toUpperCase()) && path.test(op.path);
+  }
+  return (op) => op.operationId === selector;
 }
 
 /** The operations the settings select (all when none are named); a selector matching none is refused. */
@@ -30,8 +34,9 @@ export function selectOperations<T extends OperationEntry>(
 ): T[] {
   const selectors = settings.operations;
   if (!selectors) return operations;
-  for (const s of selectors) {
-    if (operations.some((op) => matches(op, s))) continue;
+  const tests = selectors.map(matcher);
+  selectors.forEach((s, i) => {
+    if (operations.some(tests[i]!)) return;
     const known = s.startsWith("tag:")
       ? [...new Set(operations.flatMap((op) => op.tags.map((t) => `tag:${t}`)))]
       : s.includes("/")
@@ -41,6 +46,6 @@ export function selectOperations<T extends OperationEntry>(
       `--operations (CONTRACT_OPERATIONS): ${JSON.stringify(s)} matches no operation ` +
         `of the document; closest: ${closest(s, known) ?? "(none)"}`,
     );
-  }
-  return operations.filter((op) => selectors.some((s) => matches(op, s)));
+  });
+  return operations.filter((op) => tests.some((test) => test(op)));
 }

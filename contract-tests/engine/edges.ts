@@ -14,12 +14,13 @@
  * (not in headers or cookies), and the 64-bit edges of an integer with no format or int64 (2^63-1, 2^63, 2^64,
  * -2^63-1), written exactly: as text in a query, path, header or cookie, as a JSON number's digits in a body.
  */
+import { isMapping } from "../../openapi/lib/spec.js";
 import { isJsonMedia, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
 import type { RequestSpec } from "../transport/target.js";
 import type { SpecModel } from "../model/model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 import { typesOf, validSamples } from "./generate.js";
-import { bucketOf, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { bucketOf, cloneValues, readBack, serialize, toRequest, type Values } from "./requests.js";
 import { planOf } from "./plan.js";
 import { fromWire } from "../model/wire-values.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -338,7 +339,7 @@ export function valueClassRequests(
       (c) => !id || c.digits !== undefined,
     );
     for (const c of classes) {
-      const v = structuredClone(values);
+      const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = c.value;
       (id ? ids : out).push({
         what: `${p.in} parameter ${p.name}: ${c.what}`,
@@ -349,7 +350,7 @@ export function valueClassRequests(
   }
   const plan = planOf(op).body;
   const body = values.body?.value;
-  if (plan?.pointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
+  if (plan?.pointer && isMapping(body)) {
     const { pointer } = plan;
     const json = plan.writing === "json";
     const schema = model.deref({ $ref: `#${pointer}` }, pointer);
@@ -369,7 +370,7 @@ export function valueClassRequests(
             : undefined;
         out.push({
           what: `body member ${name}: ${c.what}`,
-          values: { ...structuredClone(values), body: { value: withMember(c.value) } },
+          values: { ...cloneValues(values), body: { value: withMember(c.value) } },
           intent: c.intent,
           ...(exact ? { extra: exact } : {}),
         });
@@ -398,13 +399,13 @@ export function edgeRequests(
     const current = fed ? fed.flat() : bucketOf(values, p.in)[p.name];
     const edge = parameterEdge(model, p, current);
     if (!edge) continue;
-    const v = structuredClone(values);
+    const v = cloneValues(values);
     bucketOf(v, p.in)[p.name] = edge.value;
     out.push({ what: `${p.in} parameter ${p.name}: ${edge.what}`, values: v });
   }
   const plan = planOf(op).body;
   const body = values.body?.value;
-  if (plan?.pointer && body !== null && typeof body === "object" && !Array.isArray(body)) {
+  if (plan?.pointer && isMapping(body)) {
     const { pointer } = plan;
     const schema = model.deref({ $ref: `#${pointer}` }, pointer);
     for (const [name, member] of Object.entries((schema.schema?.properties ?? {}) as Record<string, unknown>)) {
@@ -421,7 +422,7 @@ export function edgeRequests(
       if (edge)
         out.push({
           what: `body member ${name}: ${edge.what}`,
-          values: { ...structuredClone(values), body: { value: withMember(edge.value) } },
+          values: { ...cloneValues(values), body: { value: withMember(edge.value) } },
         });
     }
   }

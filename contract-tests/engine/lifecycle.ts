@@ -4,6 +4,7 @@
  * back as sent, deleted -> gone (use after free); identifiers that do not exist are refused; and at the end
  * what the run created is deleted again, the report saying what was created and what was left behind.
  */
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { toPointer } from "../../openapi/lib/spec.js";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
@@ -12,7 +13,7 @@ import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";
 import { SkipScenario, type RequestSpec } from "../transport/target.js";
 import type { CheckContext, Exchange } from "../model/types.js";
-import { boundaries, validSamples } from "./generate.js";
+import { boundaries, validSamples, typesOf } from "./generate.js";
 import { allLinks, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
 import { base, ready } from "./phases.js";
 import { baseValues, cloneValues, expandPath, toRequest, withConfiguredMembers, type Values } from "./requests.js";
@@ -79,14 +80,14 @@ function split(expr: unknown): { object: string; member: string } | undefined {
 
 const objectAt = (json: unknown, pointer: string): Record<string, unknown> => {
   const at = resolvePointer(json, pointer);
-  return at !== null && typeof at === "object" && !Array.isArray(at) ? (at as Record<string, unknown>) : {};
+  return isMapping(at) ? at : {};
 };
 
 /** The members of a sent body that the answer's object shows with the same value. */
 function echoed(sent: unknown, answer: Record<string, unknown>): Record<string, unknown> {
-  if (sent === null || typeof sent !== "object" || Array.isArray(sent)) return {};
+  if (!isMapping(sent)) return {};
   return Object.fromEntries(
-    Object.entries(sent as Record<string, unknown>).filter(
+    Object.entries(sent).filter(
       ([k, v]) => Object.hasOwn(answer, k) && JSON.stringify(answer[k]) === JSON.stringify(v),
     ),
   );
@@ -161,9 +162,7 @@ function differentBody(ctx: ScenarioContext, op: OperationEntry, sent: unknown, 
   if (!pointer) return fallback;
   const was = sent !== null && typeof sent === "object" ? (sent as Record<string, unknown>) : {};
   const score = (b: unknown) =>
-    b !== null && typeof b === "object" && !Array.isArray(b)
-      ? Object.entries(b).filter(([k, v]) => JSON.stringify(was[k]) !== JSON.stringify(v)).length
-      : 0;
+    isMapping(b) ? Object.entries(b).filter(([k, v]) => JSON.stringify(was[k]) !== JSON.stringify(v)).length : 0;
   const best = validSamples(ctx.model, pointer, 6, ctx.settings.seed + 17)
     .map((b) => withConfiguredMembers(ctx.settings, op, b))
     .sort((a, b) => score(b) - score(a))[0];
@@ -249,7 +248,7 @@ function pastInt64Sendable(model: SpecModel, op: OperationEntry): boolean {
   const p = item && planOf(op).parameters.path.get(item.param);
   if (!p) return false;
   if (op.safe) return true;
-  const types = [model.deref(p.schema, p.schemaPointer).schema?.type ?? []].flat() as string[];
+  const types = typesOf(model.deref(p.schema, p.schemaPointer).schema ?? {});
   return (
     types.includes("integer") ||
     types.includes("number") ||
@@ -277,7 +276,7 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<voi
   const b = known ? { values: known } : baseValues(ctx.model, { ...ctx.settings, kind: "mock" }, op);
   if ("skip" in b) skip(b.skip);
   const schema = ctx.model.deref(p.schema, p.schemaPointer).schema ?? {};
-  const types = [schema.type ?? []].flat() as string[];
+  const types = typesOf(schema);
   const integer = types.includes("integer") || types.includes("number");
   const seen = new Set(ctx.state.resources.created.map((r) => String(r.value)));
   const valid = (v: unknown) => ctx.model.validator.validate(p.schemaPointer, v).length === 0;

@@ -88,6 +88,7 @@ export interface LinkDocument {
 }
 
 const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
+const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 
 /**
  * Every link of the document, with the operation and status it leaves from, and with `infer` the links
@@ -111,20 +112,31 @@ export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
  * from.
  */
 export function orderingLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
-  const creates = infer
-    ? doc.operations.flatMap((c) =>
-        c.method !== "POST"
-          ? []
-          : doc.operations
-              .filter((l) => l.method === "GET" && l.path === c.path)
-              .map((l) => ({
-                source: c.operationId,
-                status: "",
-                link: { name: "", operationId: l.operationId, parameters: {} },
-              })),
-      )
-    : [];
-  return [...allLinks(doc, infer), ...creates];
+  const cached = orderingOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
+  orderingOf.set(doc.operations, cached);
+  let links = cached.get(infer);
+  if (!links) {
+    const listings = new Map<string, OperationEntry[]>();
+    for (const l of doc.operations.filter((o) => o.method === "GET")) {
+      const list = listings.get(l.path);
+      if (list) list.push(l);
+      else listings.set(l.path, [l]);
+    }
+    const creates = infer
+      ? doc.operations
+          .filter((c) => c.method === "POST")
+          .flatMap((c) =>
+            (listings.get(c.path) ?? []).map((l) => ({
+              source: c.operationId,
+              status: "",
+              link: { name: "", operationId: l.operationId, parameters: {} },
+            })),
+          )
+      : [];
+    links = [...allLinks(doc, infer), ...creates];
+    cached.set(infer, links);
+  }
+  return links;
 }
 
 /** The links the document writes, with the operation and status each leaves from. */

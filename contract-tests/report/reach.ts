@@ -6,6 +6,7 @@
  * skipped scenarios' reasons, grouped). `--min-reach` fails a run whose reached share of the selected
  * operations is below it.
  */
+import { documentedStatusKey } from "../../openapi/lib/operations.js";
 import type { ScenarioResult } from "../model/types.js";
 
 /** One operation's reach. */
@@ -129,16 +130,6 @@ function groupOf(r: ScenarioResult): { group: string; rank: number; detail: stri
   return i < 0 ? { group: detail, rank: CLASSES.length + 2, detail } : { group: CLASSES[i]!.many, rank: i, detail };
 }
 
-/** Whether an answered status matches a documented one (exactly, by `NXX` range, or `default`). */
-function documentedKeyOf(documented: readonly string[], status: number): string | undefined {
-  const s = String(status);
-  return (
-    documented.find((d) => d === s) ??
-    documented.find((d) => d.toUpperCase() === `${s[0]}XX`) ??
-    documented.find((d) => d === "default")
-  );
-}
-
 /** What the reach of a run is computed from. */
 export interface ReachInput {
   /** Every operation of the document, by id. */
@@ -180,7 +171,7 @@ export function computeReach(
     const documented = byId.get(id)?.responses;
     const out: OperationReach = { operationId: id, reached: statuses.length > 0, statuses };
     if (documented) {
-      const matched = new Set(statuses.map((s) => documentedKeyOf(documented, s)).filter((k) => k !== undefined));
+      const matched = new Set(statuses.map((s) => documentedStatusKey(documented, s)).filter((k) => k !== undefined));
       out.documented = documented;
       out.documentedSeen = documented.filter((d) => matched.has(d));
     }
@@ -294,7 +285,9 @@ export function belowMinimumText(reach: Reach | undefined): string {
 export function operationReachText(o: OperationReach): string {
   if (!o.reached)
     return `not reached: ${o.notReached!.map((n) => (n.scenarios ? `${n.scenarios} scenario(s): ${n.detail}` : n.detail)).join("; ")}`;
-  const undocumented = o.documented ? o.statuses.filter((s) => documentedKeyOf(o.documented!, s) === undefined) : [];
+  const undocumented = o.documented
+    ? o.statuses.filter((s) => documentedStatusKey(o.documented!, s) === undefined)
+    : [];
   const seen = o.documented
     ? `${o.documentedSeen!.join(", ") || "none"} of ${o.documented.join(", ") || "(none documented)"}`
     : o.statuses.join(", ");

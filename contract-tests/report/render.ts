@@ -218,6 +218,17 @@ function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
   return [...known, ...[...other].map((id) => ({ id, label: t(id) }))];
 }
 
+/** The entries of a list by their operation, in list order. */
+function byOperation<T extends { operation: string }>(list: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of list) {
+    const own = out.get(x.operation);
+    if (own) own.push(x);
+    else out.set(x.operation, [x]);
+  }
+  return out;
+}
+
 /** The readable report, grouped by operation. */
 export function formatText(report: RunReport): string {
   const out = [
@@ -227,19 +238,23 @@ export function formatText(report: RunReport): string {
   ];
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));
+  // Each list grouped by operation once (a large document has thousands of operations).
+  const findingsOf = byOperation(report.findings);
+  const acceptedOf = byOperation(report.accepted);
+  const skippedOf = byOperation(report.skipped);
   for (const { id: op, label } of operationsOf(report)) {
-    const own = report.findings
-      .filter((f) => f.operation === op)
-      .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
+    const own = [...(findingsOf.get(op) ?? [])].sort((a, b) =>
+      a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1,
+    );
     out.push("", `== ${label} ==`);
     if (own.length === 0) out.push("  no findings");
     for (const f of own)
       out.push(
         `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`,
       );
-    for (const a of report.accepted.filter((f) => f.operation === op))
+    for (const a of acceptedOf.get(op) ?? [])
       out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
-    for (const s of report.skipped.filter((x) => x.operation === op)) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
+    for (const s of skippedOf.get(op) ?? []) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
     const reached = reachOf.get(op);
     if (reached) out.push(`  ${t(operationReachText(reached))}`);
     else if (listed.has(op)) out.push("  not selected in this run");

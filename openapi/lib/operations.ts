@@ -299,14 +299,23 @@ export function buildOperationTable(doc: OpenApiDocument): OperationEntry[] {
   return out;
 }
 
-/** The documented response for `status`: exact, then its `NXX` range, then `default`. */
-export function documentedResponse(op: OperationEntry, status: number): ResponseEntry | undefined {
+/** Which of the documented status keys answers `status`: exact, then its `NXX` range, then `default`. */
+export function documentedStatusKey(documented: readonly string[], status: number): string | undefined {
   const s = String(status);
   return (
-    op.responses.find((r) => r.status === s) ??
-    op.responses.find((r) => r.status.toUpperCase() === `${s[0]}XX`) ??
-    op.responses.find((r) => r.status === "default")
+    documented.find((d) => d === s) ??
+    documented.find((d) => d.toUpperCase() === `${s[0]}XX`) ??
+    documented.find((d) => d === "default")
   );
+}
+
+/** The documented response for `status`: exact, then its `NXX` range, then `default`. */
+export function documentedResponse(op: OperationEntry, status: number): ResponseEntry | undefined {
+  const key = documentedStatusKey(
+    op.responses.map((r) => r.status),
+    status,
+  );
+  return op.responses.find((r) => r.status === key);
 }
 
 /** The first documented 2xx response (exact codes before ranges), the one a successful call returns. */
