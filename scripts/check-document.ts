@@ -16,5 +16,5 @@ try {
 } catch (err) {
   if (!(err instanceof DocumentError)) throw err;
   console.error(`check-document: ${outsideText(err.message)}`);
-  process.exit(2);
+  process.exitCode = 2; // not process.exit: the message is written before the process ends
 }

@@ -15,6 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { PrismServer } from "../openapi/lib/prism.js";
+import { exitAfterOutput } from "../openapi/lib/exit.js";
 
 const DEFAULT_PORT = 4010;
 const USAGE = `usage: npm run mock [-- --port N]    or    MOCK_PORT=N npm run mock
@@ -102,29 +103,25 @@ function isAlive(pid: number): boolean {
 }
 
 const parsed = parsePort(process.argv.slice(2), process.env);
-if ("help" in parsed) {
-  console.log(USAGE);
-  process.exit(0);
-}
-if ("error" in parsed) {
-  console.error(`mock: ${parsed.error}\n${USAGE}`);
-  process.exit(2);
-}
+if ("help" in parsed) console.log(USAGE);
+if ("error" in parsed) console.error(`mock: ${parsed.error}\n${USAGE}`);
+const port = "port" in parsed ? parsed.port : await exitAfterOutput("help" in parsed ? 0 : 2);
 
 // A closed terminal (SIGHUP) or pipe must not turn a log line into a crash before Prism is stopped.
 process.stdout.on("error", () => undefined);
 process.stderr.on("error", () => undefined);
 
 const startup = new AbortController();
-let prism: PrismServer | undefined;
+let started: PrismServer | undefined;
 let stopping = false;
 const stop = async (why: string): Promise<void> => {
   if (stopping) return;
   stopping = true;
   console.error(`mock: stopping (${why})`);
-  if (!prism) return startup.abort(new Error(why)); // still starting: startPrism kills Prism, rejects, we exit 0 below
-  await prism.stop();
-  process.exit(0);
+  // still starting: startPrism kills Prism, rejects, we exit 0 below
+  if (!started) return startup.abort(new Error(why));
+  await started.stop();
+  await exitAfterOutput(0);
 };
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
 
@@ -137,14 +134,12 @@ setInterval(() => {
 
 // Imported only now, so that a wrong argument is reported without loading the launcher.
 const { PortInUseError, startPrism } = await import("../openapi/lib/prism.js");
-try {
-  prism = await startPrism({
-    port: parsed.port,
-    signal: startup.signal,
-    onOutput: (text, stream) => (stream === "stderr" ? process.stderr : process.stdout).write(text),
-  });
-} catch (err) {
-  if (stopping) process.exit(0);
+const prism = await startPrism({
+  port,
+  signal: startup.signal,
+  onOutput: (text, stream) => (stream === "stderr" ? process.stderr : process.stdout).write(text),
+}).catch((err: unknown) => {
+  if (stopping) return exitAfterOutput(0);
   if (err instanceof PortInUseError) {
     console.error(
       `mock: port ${err.port} is already in use (by another process); pick ` +
@@ -153,8 +148,9 @@ try {
   } else {
     console.error(`mock: Prism did not start: ${(err as Error).message}`);
   }
-  process.exit(1);
-}
+  return exitAfterOutput(1);
+});
+started = prism;
 
 console.log(
   `Prism mock of openapi/openapi.yaml listening on ${prism.url} (pid ${process.pid}, ` +
@@ -174,5 +170,5 @@ console.log(
 void prism.exited.then((how) => {
   if (stopping) return;
   console.error(`mock: Prism exited unexpectedly (${how.signal ? `signal ${how.signal}` : `code ${how.code}`})`);
-  process.exit(1);
+  void exitAfterOutput(1);
 });

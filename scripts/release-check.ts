@@ -64,6 +64,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   )[0]!.files.map((f) => f.path);
   const problems = releaseProblems(tag, pkg, readFileSync(`${ROOT}/CHANGELOG.md`, "utf8"), packed);
   for (const p of problems) console.error(`release:check: ${p}`);
-  if (problems.length) process.exit(1);
-  console.log(`release:check: ${tag} is ready to publish (${packed.length} files)`);
+  // The process ends by itself, once its output is written (process.exit could cut it short on a pipe).
+  if (problems.length) process.exitCode = 1;
+  else console.log(`release:check: ${tag} is ready to publish (${packed.length} files)`);
 }

@@ -15,6 +15,7 @@ import { FAULTS, type Fault } from "../fault-server/faults.js";
 import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer } from "../fault-server/server.js";
 import { documentWithAddedOperation } from "../fixtures/document-copy.js";
 import { readSettings, type Settings } from "../config/settings.js";
+import { exitAfterOutput } from "../../openapi/lib/exit.js";
 
 interface Row {
   variant: string;
@@ -140,5 +141,5 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
+  void exitAfterOutput(1);
 });

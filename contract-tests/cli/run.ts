@@ -31,6 +31,7 @@ import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "../config/settings.js";
 import { runScrubber } from "../transport/target.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
+import { exitAfterOutput } from "../../openapi/lib/exit.js";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -220,7 +221,7 @@ main(process.argv.slice(2), process.env, {
   stderr: writer(process.stderr),
   setScrubber: (s) => (scrubber = s),
 }).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (err: unknown) => {
     let secret = scrubber;
     try {
@@ -233,6 +234,6 @@ main(process.argv.slice(2), process.env, {
     }
     const text = `contract: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     process.stderr.write(`${secret ? secret.text(text) : text}\n`);
-    process.exit(3);
+    void exitAfterOutput(3);
   },
 );
