@@ -34,10 +34,20 @@ function documentedFailurePromise(model: SpecModel, operationId: string, intent:
  * No answer at all, or a 5xx, is a server error: a 500 whatever the document lists (a documented 500, `5XX` or
  * `default` describes what a failure looks like, it does not allow one), and any other 5xx unless the operation
  * lists that exact status as a condition of its own (the sitemap's 503 for an unavailable site). A request the
- * suite itself could not send is the suite's problem: a warning about the suite.
+ * suite itself could not send is the suite's problem, and the embedded mock dying on a request is Prism's: a
+ * warning each.
  */
 export const notAServerError: Check = (ex, { model, intent }) => {
-  const { status, transportError, suiteError } = ex.response;
+  const { status, transportError, suiteError, mockCrash } = ex.response;
+  if (status === 0 && mockCrash)
+    return [
+      finding(ex, {
+        severity: "warning",
+        title: "The Prism mock failed on this request (a defect of the mock, not of the document)",
+        received: mockCrash,
+        documented: "an answer from the mock; no server but the embedded mock is judged by this",
+      }),
+    ];
   if (status === 0 && suiteError)
     return [
       finding(ex, {

@@ -17,7 +17,7 @@ import {
   type Baseline,
 } from "../report/baseline.js";
 import type { Settings } from "../config/settings.js";
-import { createTarget, SkipScenario, USER_AGENT, type Target } from "../transport/target.js";
+import { createTarget, SkipScenario, USER_AGENT, type Recover, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
@@ -61,9 +61,11 @@ export class ContractRun {
   constructor(
     readonly settings: Settings,
     readonly baseline: Baseline = loadBaseline(settings.baselinePath),
+    /** For the embedded mock: starts it again when it dies on a request (see mock-target.ts). */
+    readonly recover?: Recover,
   ) {
     this.model = specModel(settings.specPath);
-    this.target = createTarget(settings, wireRules(this.model.operations));
+    this.target = createTarget(settings, wireRules(this.model.operations), recover);
     const now = today();
     this.#accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
   }
@@ -180,10 +182,11 @@ export class ContractRun {
 /**
  * Asks the target for any HTTP answer within the preflight deadline: a request without a key to the first
  * safe operation without path parameters (refused before any work, so never billed), else the base URL.
- * Returns why there was no answer, or undefined.
+ * Returns why there was no answer, or undefined. `recover`: the embedded mock's (see mock-target.ts).
  */
 export async function preflight(
   settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">,
+  recover?: Recover,
 ): Promise<string | undefined> {
   const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
   // The probe goes through the request boundary like every request; a path it refuses is probed as the base URL.
@@ -209,6 +212,8 @@ export async function preflight(
         err instanceof Error && err.name === "TimeoutError" ? `no HTTP answer within ${timeoutMs} ms` : causeText(err);
       // A kept-alive connection the server closed as it was reused never reached it: asked once more (as send does).
       if (attempt === 0 && /ECONNRESET|other side closed|socket hang up/i.test(reason)) continue;
+      // The embedded mock died on the probe and listens again: it answers HTTP; what it dies on, the run reports.
+      if (recover && (await recover())) return undefined;
       return reason;
     }
   }
@@ -268,7 +273,7 @@ export function preflightResults(run: ContractRun, scenarios: Scenario[], reason
 /** Runs every scenario in this process (the self-tests' way; `npm run contract` runs them as vitest tests). */
 export async function runContract(settings: Settings): Promise<{ run: ContractRun; results: ScenarioResult[] }> {
   const run = new ContractRun(settings);
-  const reason = await preflight(settings);
+  const reason = await preflight(settings, run.recover);
   const scenarios = run.scenarios();
   if (reason) return { run, results: preflightResults(run, scenarios, reason) };
   const results: ScenarioResult[] = [];

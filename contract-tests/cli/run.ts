@@ -17,7 +17,6 @@
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).
  */
-import type { PrismServer } from "../../openapi/lib/prism.js";
 import type { Scrubber } from "../../src/redact.js";
 import { ContractRun, preflight, preflightResults } from "./contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
@@ -26,7 +25,7 @@ import { BaselineError, loadBaseline, type Baseline } from "../report/baseline.j
 import { finishRun } from "./finish.js";
 import { formatText, notRunText } from "../report/render.js";
 import { belowMinimumText, verdictText } from "../report/reach.js";
-import { startMock, type Out } from "../transport/mock-target.js";
+import { superviseMock, type MockSupervisor, type Out } from "../transport/mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "../config/settings.js";
 import { runScrubber } from "../transport/target.js";
@@ -51,7 +50,7 @@ async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
   const { settings } = run;
   const scenarios = run.scenarios();
   const started = Date.now();
-  const reason = await preflight(settings);
+  const reason = await preflight(settings, run.recover);
   if (reason) {
     out(`✗ the target did not answer the preflight within ${seconds(Date.now() - started)}: ${reason}`);
     return preflightResults(run, scenarios, reason);
@@ -164,18 +163,18 @@ async function main(
       `${settings.specPath}`,
   );
   out.stdout(`Seed: ${settings.seed} (the same --seed sends the same generated data)`);
-  let prism: PrismServer | undefined;
+  let prism: MockSupervisor | undefined;
   try {
     if (settings.kind === "mock") {
       try {
-        prism = await startMock(settings, out.stderr);
+        prism = await superviseMock(settings, out.stderr);
       } catch (err) {
         if (!(err instanceof SettingsError)) throw err;
         out.stderr(`contract: invalid setting: ${err.message}`);
         return 2;
       }
       settings = { ...settings, baseUrl: prism.url };
-      run = new ContractRun(settings, baseline);
+      run = new ContractRun(settings, baseline, prism.recover);
       out.stdout(`Prism mock listening at ${prism.url}`);
     }
     const results = await execute(run, out.stdout);

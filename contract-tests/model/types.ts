@@ -65,6 +65,11 @@ export interface ReceivedResponse {
    * never the target's. Whatever goes wrong after a status line arrived is the target's (`bodyError`).
    */
   suiteError?: boolean;
+  /**
+   * The embedded Prism mock died on this request (Prism's uncaught error and where it was thrown) and was started
+   * again: a defect of the mock, neither the document's nor a server's.
+   */
+  mockCrash?: string;
   elapsedMs: number;
 }
 

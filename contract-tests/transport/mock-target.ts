@@ -4,7 +4,13 @@
  * Prism's reason (exit 2), not an internal error; while a large document loads, progress is reported.
  */
 import { statSync } from "node:fs";
-import { PrismStartError, startDeadlineMs, startPrism, type PrismServer } from "../../openapi/lib/prism.js";
+import {
+  PrismStartError,
+  startDeadlineMs,
+  startPrism,
+  type PrismExit,
+  type PrismServer,
+} from "../../openapi/lib/prism.js";
 import { SettingsError } from "../config/options.js";
 import type { Settings } from "../config/settings.js";
 
@@ -18,6 +24,7 @@ export type Out = (line: string) => void;
 export async function startMock(
   settings: Pick<Settings, "specPath" | "prismStartTimeoutMs">,
   progress: Out = (l) => console.error(l),
+  port = 0,
 ): Promise<PrismServer> {
   const spec = settings.specPath;
   const timeoutMs = settings.prismStartTimeoutMs ?? startDeadlineMs(spec);
@@ -25,6 +32,7 @@ export async function startMock(
   try {
     return await startPrism({
       spec,
+      port,
       startTimeoutMs: timeoutMs,
       onWaiting: (ms, of) =>
         progress(
@@ -47,4 +55,90 @@ export async function startMock(
         `MB); set --prism-start-timeout-ms (CONTRACT_PRISM_START_TIMEOUT_MS) higher on a slow or busy machine`,
     );
   }
+}
+
+/** How many times a run starts the mock again after it died; past that, the breaker judges as for any target. */
+export const MOCK_RESTARTS = 10;
+
+/** The embedded mock of a run, started again when it dies in the middle of the run. */
+export interface MockSupervisor {
+  /** The mock's base URL: a mock started again listens on the same port. */
+  readonly url: string;
+  /**
+   * Called when a request got no HTTP response. When the mock has exited, starts it again on the same port and
+   * resolves with Prism's reason for dying (its uncaught error and where it was thrown); otherwise, or once
+   * {@link MOCK_RESTARTS} are spent, resolves undefined: the request got no answer from a running mock.
+   */
+  recover(): Promise<string | undefined>;
+  /** The process id of the mock that runs now. */
+  pid(): number;
+  /** Stops the mock that runs now. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Prism dies on some requests (an uncaught error in its request validation: an optional header array left out
+ * crashes its `simple` deserializer), and every request after that found no server: the run was cut short and
+ * the request after the crash blamed. The supervisor starts it again, and says which request it died on and why.
+ */
+export async function superviseMock(
+  settings: Pick<Settings, "specPath" | "prismStartTimeoutMs">,
+  progress: Out = (l) => console.error(l),
+  limit = MOCK_RESTARTS,
+): Promise<MockSupervisor> {
+  let prism = await startMock(settings, progress);
+  const url = prism.url;
+  let restarts = 0;
+  let exit: PrismExit | undefined;
+  const watch = (p: PrismServer) =>
+    void p.exited.then((how) => {
+      if (p === prism) exit = how;
+    });
+  watch(prism);
+  let restarting: Promise<string | undefined> | undefined;
+  const restart = async (): Promise<string | undefined> => {
+    // The exit of a process that just died may be reported a moment after its connections closed.
+    if (!exit) await Promise.race([prism.exited, new Promise((r) => setTimeout(r, 500))]);
+    if (!exit || restarts >= limit) return undefined;
+    const why = crashReason(prism.output(), exit);
+    restarts++;
+    exit = undefined;
+    try {
+      prism = await startMock(settings, progress, prism.port);
+    } catch (err) {
+      progress(`contract: the Prism mock could not be started again: ${(err as Error).message}`);
+      return undefined;
+    }
+    watch(prism);
+    return `${why}; the mock was started again (${restarts} of at most ${limit} times in a run)`;
+  };
+  return {
+    url,
+    recover() {
+      // Requests that fail together share one restart.
+      restarting ??= restart().finally(() => (restarting = undefined));
+      return restarting;
+    },
+    pid: () => prism.pid,
+    stop: () => prism.stop(),
+  };
+}
+
+/** Prism's last uncaught error in `log` and the first place it names, or how the process ended. */
+export function crashReason(log: string, exit: PrismExit): string {
+  const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+  const lines = log.split("\n");
+  let at = lines.length - 1;
+  while (at >= 0 && !/^(\w+Error|Error)(\s*\[[^\]]*\])?:\s/.test(lines[at]!.trim())) at--;
+  if (at < 0) return `the Prism mock exited (${how})`;
+  const frame = lines.slice(at + 1).find((l) => /^\s+at\s/.test(l));
+  return `the Prism mock crashed (${how}): ${prismErrorText(`${lines[at]!.trim()}${frame ? ` ${frame.trim()}` : ""}`)}`;
+}
+
+/** An error of Prism's and where it was thrown, with the machine's own folders left out of the file's path. */
+export function prismErrorText(text: string): string {
+  return text
+    .replace(/\((?:[^()]*\/)?node_modules\//g, "(")
+    .replace(/\s+/g, " ")
+    .trim();
 }

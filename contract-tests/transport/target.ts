@@ -11,7 +11,9 @@ import { causeText } from "../../src/errors.js";
 import { createScrubber, type Scrubber } from "../../src/redact.js";
 import { parseRetryAfterMs } from "../../src/retry.js";
 import type { Settings } from "../config/settings.js";
+import { PRISM_CRASH_HEADER } from "../../openapi/lib/prism.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
+import { prismErrorText } from "./mock-target.js";
 import { bodyFailure, charsetFailure } from "./body-error.js";
 import type { BodyError, Exchange } from "../model/types.js";
 import { carriedHeaders, credentialValue, DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
@@ -129,10 +131,21 @@ function basicShell(variable: string, secret: string): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Builds a target that sends with fetch and records every exchange scrubbed of the keys. `rules` say per
- * operation where the credential goes and what is accepted (from the document; see wire.ts).
+ * Called when a request got no HTTP response: resolves with the reason when the target was the embedded mock, had
+ * died, and serves again (see mock-target.ts), else undefined.
  */
-export function createTarget(settings: TargetSettings, rules: WireRules = DEFAULT_WIRE_RULES): Target {
+export type Recover = () => Promise<string | undefined>;
+
+/**
+ * Builds a target that sends with fetch and records every exchange scrubbed of the keys. `rules` say per
+ * operation where the credential goes and what is accepted (from the document; see wire.ts); `recover`, for the
+ * embedded mock, starts it again when it died on a request.
+ */
+export function createTarget(
+  settings: TargetSettings,
+  rules: WireRules = DEFAULT_WIRE_RULES,
+  recover?: Recover,
+): Target {
   const scrubber = runScrubber(settings);
   let sent = 0;
   let failuresInARow = 0;
@@ -235,6 +248,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
     const started = Date.now();
     let lastError = "";
     let suiteError = false;
+    let mockCrash: string | undefined;
     for (let attempt = 0, rateLimited = 0; ; attempt++) {
       if (sent >= settings.maxRequests) {
         stopReason = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS)`;
@@ -286,6 +300,16 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
           await sleep(200 * (attempt + 1));
           continue;
         }
+        break;
+      }
+      // The embedded mock's answer to a request Prism threw on (its process survives it; see prism.ts): no answer of
+      // Prism's, a defect of the mock.
+      const thrown = recover ? res.headers.get(PRISM_CRASH_HEADER) : null;
+      if (thrown !== null) {
+        clearTimeout(timer);
+        void res.body?.cancel().catch(() => {});
+        lastError = "no answer: the Prism mock threw an error it does not catch";
+        mockCrash = `the Prism mock threw an error it does not catch: ${prismErrorText(thrown)} (it serves on)`;
         break;
       }
       // The status line and headers arrived: whatever goes wrong from here is the target's, and nothing is sent again.
@@ -354,7 +378,10 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
         ...(spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
       };
     }
-    if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD)
+    // The embedded mock died on this request (a Prism defect) and serves again: not a target that stopped answering.
+    if (!suiteError && !mockCrash && recover) mockCrash = await recover();
+    if (mockCrash) failuresInARow = 0;
+    else if (!suiteError && ++failuresInARow >= BREAKER_THRESHOLD)
       stopReason =
         `skipped: the target stopped answering (${failuresInARow} requests ` +
         `in a row got no HTTP response; last: ${lastError})`;
@@ -366,6 +393,7 @@ export function createTarget(settings: TargetSettings, rules: WireRules = DEFAUL
       bodyBytes: 0,
       transportError: lastError,
       ...(suiteError ? { suiteError } : {}),
+      ...(mockCrash ? { mockCrash: scrubber.text(mockCrash) } : {}),
       elapsedMs: Date.now() - started,
     };
     return { operation: spec.operation, request, response };

@@ -163,11 +163,18 @@ function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
   });
 }
 
+/** The response header with which Prism's process answers a request that threw an error Prism did not catch. */
+export const PRISM_CRASH_HEADER = "x-prism-uncaught-error";
+
 /**
  * Preloaded into the Prism process (`node --import data:...`):
  * - reports the address of every server socket that starts listening, over the IPC channel, so readiness
  *   belongs to this very process and not to whatever answers on the port;
- * - exits when the IPC channel closes, i.e. when the parent is gone, whether it stopped us or not.
+ * - exits when the IPC channel closes, i.e. when the parent is gone, whether it stopped us or not;
+ * - keeps Prism serving when one request throws an error Prism does not catch (an optional array header left out
+ *   crashes its `simple` deserializer, killing the process and failing every request after it): the requests
+ *   open at that moment are answered 500 with the error in {@link PRISM_CRASH_HEADER}, and Prism goes on. An
+ *   uncaught error while no request is open (a port in use, a broken start) still ends it, as before.
  * The channel is unref'd so that it never keeps Prism alive on its own.
  */
 const PRELOAD = [
@@ -181,6 +188,26 @@ const PRELOAD = [
   `process.channel.unref();`,
   `process.on("disconnect", () => process.exit(0));`,
   `if (!process.connected) process.exit(0);`, // the parent was gone before this line ran
+  `import http from "node:http";`,
+  `const open = new Set();`,
+  `const emit = http.Server.prototype.emit;`,
+  `http.Server.prototype.emit = function (event, ...args) {`,
+  `  if (event === "request") { const res = args[1]; open.add(res); res.once("close", () => open.delete(res)); }`,
+  `  return emit.call(this, event, ...args);`,
+  `};`,
+  `const uncaught = (err) => {`,
+  `  const text = String((err && err.stack) || err);`,
+  `  process.stderr.write(text + "\\n");`,
+  `  if (open.size === 0) process.exit(1);`,
+  `  const why = text.split("\\n").slice(0, 2).map((l) => l.trim()).join(" ").replace(/[^\\x20-\\x7e]/g, "?");`,
+  `  for (const res of open) {`,
+  `    try { if (!res.headersSent) res.writeHead(500, { "${PRISM_CRASH_HEADER}": why.slice(0, 1000) }); res.end(); }`,
+  `    catch {}`,
+  `  }`,
+  `  open.clear();`,
+  `};`,
+  `process.on("uncaughtException", uncaught);`,
+  `process.on("unhandledRejection", uncaught);`,
 ].join(" ");
 // One readable line in `ps`: only the characters a data: URL cannot carry as they are get escaped.
 const PRELOAD_URL = `data:text/javascript,${PRELOAD.replace(/\s+/g, " ").replace(/[%#?]/g, encodeURIComponent)}`;
