@@ -70,11 +70,14 @@ export async function substitute(
   return params === spec.pathParams ? spec : { ...spec, pathParams: params, path: expandPath(op, params) };
 }
 
-/** Where a body expression points: the object holding the identifier, and the identifier's member. */
-function split(expr: unknown): { object: string; member: string } | undefined {
+/**
+ * Where a body expression points: the object holding the identifier (a JSON pointer, still escaped) and the
+ * identifier's member (its name, unescaped: `~1` is `/`, `~0` is `~`, RFC 6901).
+ */
+export function bodyMember(expr: unknown): { object: string; member: string } | undefined {
   if (typeof expr !== "string" || !expr.startsWith("$response.body#")) return undefined;
   const segments = expr.slice("$response.body#".length).split("/").slice(1);
-  const member = segments.pop();
+  const member = segments.pop()?.replace(/~1/g, "/").replace(/~0/g, "~");
   return member === undefined ? undefined : { object: segments.length ? `/${segments.join("/")}` : "", member };
 }
 
@@ -128,7 +131,7 @@ function familiesOf(model: SpecModel, settings: Settings, operations: OperationE
     for (const [name, expr] of Object.entries(l.link.parameters)) {
       const p = linkParameter(target, name);
       const family = p?.in === "path" ? familyOf(target.path, p.name) : undefined;
-      const at = split(expr);
+      const at = bodyMember(expr);
       const parts = at?.object.split("/") ?? [];
       const index = parts.lastIndexOf("0");
       if (!family || !at || index < 0 || lists.has(family) || source.path !== family.slice(0, family.lastIndexOf("/")))
@@ -182,7 +185,7 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<void> {
   if (!made) skip(`skipped: the answer of ${create.operationId} named no identifier for ${f.family}`);
   const id = { [f.param]: made.value };
   const expr = Object.values(f.producer.link.parameters)[0];
-  const at = split(expr) ?? { object: "", member: "" };
+  const at = bodyMember(expr) ?? { object: "", member: "" };
   const read = async (ctxExtra: Partial<CheckContext>) =>
     f.read ? ctx.send(toRequest(f.read, base(ctx, f.read, id)), { intent: "acceptance", ...ctxExtra }) : undefined;
   // created -> readable: the identifier and the members the create echoed read back the same.
