@@ -1,6 +1,6 @@
 /**
  * Lenient, conforming variants of the fault server: each keeps every promise of the document and the interface,
- * and takes one freedom they leave. The suite must pass each with no error finding (self-tests/faults.test.ts).
+ * and takes one freedom they leave. The suite must pass each with no error finding (self-tests/conforming-servers.test.ts).
  * `lenient` alone takes every freedom at once.
  */
 

@@ -148,9 +148,17 @@ function toCurl(request: SentRequest): string {
   return parts.join(" ");
 }
 
+/** The curl command of each request sent (an exchange with many findings, e.g. a listing's members, builds it once). */
+const curls = new WeakMap<SentRequest, string>();
+
 /** A finding about `exchange` (the registry adds the check id): the operation and the curl command filled in. */
 export function finding(exchange: Exchange, f: Omit<Finding, "check" | "operation" | "curl">): Omit<Finding, "check"> {
-  return { ...f, operation: exchange.operation, curl: toCurl(exchange.request) };
+  let curl = curls.get(exchange.request);
+  if (curl === undefined) {
+    curl = toCurl(exchange.request);
+    curls.set(exchange.request, curl);
+  }
+  return { ...f, operation: exchange.operation, curl };
 }
 
 /** Records that `operation` answered `status` (once per status). */

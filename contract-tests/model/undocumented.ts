@@ -14,7 +14,29 @@ export interface UndocumentedProperty {
   name: string;
 }
 
-function branches(model: SpecModel, schema: any, pointer: string): Array<{ schema: any; pointer: string }> {
+type Branch = { schema: any; pointer: string };
+
+/**
+ * The branches of each schema object of a model, with the pointer they were found at: a listing's every item (and
+ * every response of a run) is walked against the same schemas, and a loaded document does not change.
+ */
+const known = new WeakMap<SpecModel, WeakMap<object, { pointer: string; branches: Branch[] }>>();
+
+function branches(model: SpecModel, schema: any, pointer: string): Branch[] {
+  if (schema === null || typeof schema !== "object") return walkBranches(model, schema, pointer);
+  let bySchema = known.get(model);
+  if (!bySchema) {
+    bySchema = new WeakMap();
+    known.set(model, bySchema);
+  }
+  const seen = bySchema.get(schema);
+  if (seen?.pointer === pointer) return seen.branches;
+  const found = walkBranches(model, schema, pointer);
+  bySchema.set(schema, { pointer, branches: found });
+  return found;
+}
+
+function walkBranches(model: SpecModel, schema: any, pointer: string): Branch[] {
   const own = model.deref(schema, pointer);
   const out = [own];
   for (const kw of ["oneOf", "anyOf", "allOf"]) {
@@ -40,10 +62,12 @@ export function undocumentedMembers(
   const all = branches(model, schema, pointer);
   const out: UndocumentedProperty[] = [];
   if (Array.isArray(value)) {
-    for (const b of all.filter((b) => b.schema.items))
+    for (const b of all.filter((b) => b.schema.items)) {
+      const items = `${b.pointer}/items`;
       value.forEach((item, i) => {
-        pushAll(out, undocumentedMembers(model, b.schema.items, `${b.pointer}/items`, item, `${at}/${i}`, depth + 1));
+        pushAll(out, undocumentedMembers(model, b.schema.items, items, item, `${at}/${i}`, depth + 1));
       });
+    }
     return out;
   }
   if (typeof value !== "object" || value === null) return out;

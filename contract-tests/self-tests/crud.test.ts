@@ -34,10 +34,17 @@ const errorsOf = (results: ScenarioResult[]) =>
   [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
 const faultsOf = (v: string) => (v === "conforming" ? [] : [v as CrudFault]);
 
+/** Each document written once: its runs share the model loaded for it (parsed once, its schemas compiled once). */
+const written = new Map<string, string>();
+const documentPath = (doc: (typeof DOCUMENTS)[number]) => {
+  if (!written.has(doc)) written.set(doc, writeCrudDocument(tempDir("crud-doc-"), doc === "with links"));
+  return written.get(doc)!;
+};
+
 async function run(doc: (typeof DOCUMENTS)[number], variant: string, env: Record<string, string> = {}) {
   const dir = tempDir("crud-");
   const settings = readSettings({
-    CONTRACT_SPEC: writeCrudDocument(dir, doc === "with links"),
+    CONTRACT_SPEC: documentPath(doc),
     CONTRACT_BASE_URL: server.baseUrl(...faultsOf(variant)),
     CONTRACT_API_KEY: CRUD_SERVER_KEY,
     CONTRACT_REPORTS_DIR: dir,

@@ -1,136 +1,24 @@
 /**
  * The whole suite (every scenario, run in this process by the engine npm run contract uses) against the
- * fault-injecting server: each fault is caught by the checks that must catch it and by no others; the
- * conforming server passes; a document copy with an added operation is exercised in every generic phase
- * with no suite code for it; budgets, breakers and huge bodies end in a verdict.
+ * fault-injecting server, one run per fault of the catalogue: each fault is caught by the checks that must catch
+ * it and by no others, the ones injected into an operation added to the document copy included. The conforming and
+ * lenient servers are in conforming-servers.test.ts, other security schemes in security-schemes.test.ts (the runs
+ * are split over three files so that the test workers share them).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runContract } from "../cli/contract-run.js";
-import type { ScenarioResult } from "../model/types.js";
+import { describe, expect, it } from "vitest";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
-import { LENIENT, type Lenient } from "../fault-server/lenient.js";
-import {
-  FAULT_SERVER_KEY,
-  FAULT_SERVER_SECOND_KEY,
-  startFaultServer,
-  type FaultServer,
-} from "../fault-server/server.js";
-import { documentWithAddedOperation, documentWithSecurityScheme } from "../fixtures/document-copy.js";
-import { buildReport } from "../report/render.js";
-import { loadBaseline } from "../report/baseline.js";
-import { DEFAULT_BASELINE_PATH, readSettings } from "../config/settings.js";
-import { cleanUp, tempDir } from "./support/spawn.js";
+import { errorsOf, faultRuns } from "./support/fault-runs.js";
 
-const SCHEMA = JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" });
-let server: FaultServer;
-let copy: string;
-/** The document copy with its security scheme replaced, per scheme name. */
-const SCHEMES = {
-  bearer: { type: "http", scheme: "bearer" },
-  basic: { type: "http", scheme: "basic" },
-  query: { type: "apiKey", in: "query", name: "api_key" },
-  cookie: { type: "apiKey", in: "cookie", name: "api_key" },
-} as const;
-type SchemeName = keyof typeof SCHEMES;
-const schemeCopies = new Map<string, string>();
-const runs = new Map<string, { results: ScenarioResult[]; requests: number; ms: number }>();
-
-const errorsOf = (results: ScenarioResult[]) =>
-  [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
-const warningsOf = (results: ScenarioResult[]) =>
-  [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "warning").map((f) => f.check)))].sort();
-
-async function run(name: string, env: Record<string, string>): Promise<void> {
-  const started = performance.now();
-  const scheme = Object.keys(SCHEMES).find((k) => name.startsWith(`${k}:`));
-  if (scheme) env = { ...env, CONTRACT_SPEC: schemeCopies.get(scheme)! };
-  const settings = readSettings({
-    CONTRACT_API_KEY: FAULT_SERVER_KEY,
-    CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY,
-    CONTRACT_PARAMS: SCHEMA,
-    CONTRACT_SPEC: copy,
-    ...env,
-  });
-  const { run: r, results } = await runContract(settings);
-  runs.set(name, { results, requests: r.target.requestsSent(), ms: performance.now() - started });
-}
-
-beforeAll(async () => {
-  server = await startFaultServer();
-  copy = documentWithAddedOperation(tempDir("contract-doc-"));
-  for (const [name, scheme] of Object.entries(SCHEMES))
-    schemeCopies.set(name, documentWithSecurityScheme(scheme, tempDir("contract-doc-")));
-  const plans: Array<[string, Record<string, string>]> = [
-    ["conforming", { CONTRACT_BASE_URL: server.baseUrl() }],
-    ["conforming-main-document", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_SPEC: "" }],
-    ["conforming-strict", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_STRICT: "1" }],
-    ["without-params", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_PARAMS: "", CONTRACT_SECOND_API_KEY: "" }],
-    ["enveloped", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses") }],
-    ["enveloped-strict", { CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"), CONTRACT_STRICT: "1" }],
-    [
-      "enveloped-strict-baseline",
-      {
-        CONTRACT_BASE_URL: server.baseUrl("enveloped-responses"),
-        CONTRACT_STRICT: "1",
-        CONTRACT_BASELINE: DEFAULT_BASELINE_PATH,
-      },
-    ],
-    ["budget", { CONTRACT_BASE_URL: server.baseUrl(), CONTRACT_MAX_REQUESTS: "10" }],
-    // Each freedom alone with two generated requests per operation (npm test stays fast); all of them together in full.
-    ...(Object.keys(LENIENT) as Lenient[]).map((v): [string, Record<string, string>] => [
-      v,
-      { CONTRACT_BASE_URL: server.baseUrl(v), CONTRACT_EXAMPLES: "2" },
-    ]),
-    ["lenient", { CONTRACT_BASE_URL: server.baseUrl("lenient") }],
-    ["lenient-strict", { CONTRACT_BASE_URL: server.baseUrl("lenient"), CONTRACT_STRICT: "1" }],
-    ["never-answers", { CONTRACT_BASE_URL: server.baseUrl("never-answers"), CONTRACT_TIMEOUT_MS: "300" }],
-    [
-      "huge-bodies",
-      {
-        CONTRACT_BASE_URL: server.baseUrl("huge-bodies"),
-        CONTRACT_MAX_BODY_BYTES: String(1024 * 1024),
-        CONTRACT_MAX_REQUESTS: "30",
-      },
-    ],
-    ["deep-bodies", { CONTRACT_BASE_URL: server.baseUrl("deep-bodies"), CONTRACT_MAX_REQUESTS: "40" }],
-    ...Object.entries(FAULTS).map(([f, e]): [string, Record<string, string>] => [
-      f,
-      {
-        CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS),
-        ...("strict" in e ? { CONTRACT_STRICT: "1" } : {}),
-        ...("timeoutMs" in e ? { CONTRACT_TIMEOUT_MS: String(e.timeoutMs) } : {}),
-      },
-    ]),
-    // The server takes the credential only where the scheme puts it: a suite sending it elsewhere fails.
-    ...(Object.keys(SCHEMES) as SchemeName[]).flatMap(
-      (k): Array<[string, Record<string, string>]> => [
-        // Two generated requests per operation are enough to show where the credential goes (and keep npm test fast).
-        [`${k}:conforming`, { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`), CONTRACT_EXAMPLES: "2" }],
-        [
-          `${k}:ignores-auth`,
-          { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`, "ignores-auth"), CONTRACT_EXAMPLES: "2" },
-        ],
-        [
-          `${k}:wrong-key-accepted`,
-          { CONTRACT_BASE_URL: server.baseUrl(`credential-${k}`, "wrong-key-accepted"), CONTRACT_EXAMPLES: "2" },
-        ],
-      ],
-    ),
-    // The document's X-API-Key sent to a server that takes a bearer token: every authenticated request refused.
-    ["header-to-bearer-server", { CONTRACT_BASE_URL: server.baseUrl("credential-bearer"), CONTRACT_EXAMPLES: "2" }],
-  ];
-  const queue = [...plans];
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) await run(p[0], p[1]);
-    }),
-  );
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  cleanUp();
-});
+const runs = faultRuns((server) =>
+  Object.entries(FAULTS).map(([f, e]) => [
+    f,
+    {
+      CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS),
+      ...("strict" in e ? { CONTRACT_STRICT: "1" } : {}),
+      ...("timeoutMs" in e ? { CONTRACT_TIMEOUT_MS: String(e.timeoutMs) } : {}),
+    },
+  ]),
+);
 
 describe("every fault of the catalogue", () => {
   it.each(Object.entries(FAULTS) as Array<[string, FaultExpectation]>)(
@@ -146,170 +34,8 @@ describe("every fault of the catalogue", () => {
   );
 });
 
-describe("the conforming server", () => {
-  it(
-    "passes every scenario of every phase, the added operation and " +
-      "the isolation phase included, with warnings only",
-    () => {
-      const { results } = runs.get("conforming")!;
-      expect(
-        results
-          .filter((r) => r.status !== "passed")
-          .map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`),
-      ).toEqual([]);
-      expect(warningsOf(results)).toContain("undocumented_properties");
-      for (const phase of [
-        "examples",
-        "positive",
-        "negative",
-        "auth",
-        "links",
-        "isolation",
-        "semantics",
-        "edges",
-        "unsupported-method",
-      ])
-        expect(
-          results.some((r) => r.phase === phase && r.exchanges > 0),
-          phase,
-        ).toBe(true);
-      // Its 405 with Allow for a method a path does not take: not even a warning.
-      expect(results.flatMap((r) => r.findings).filter((f) => f.check === "unsupported_method")).toEqual([]);
-    },
-  );
-
-  it("fails under CONTRACT_STRICT=1 only because of its undocumented members", () => {
-    expect(errorsOf(runs.get("conforming-strict")!.results)).toEqual(["undocumented_properties"]);
-  });
-
-  it(
-    "skips what needs a setting, naming it (a PUT needs " +
-      "CONTRACT_PARAMS, isolation a second key), and passes the rest",
-    () => {
-      const { results } = runs.get("without-params")!;
-      const skipped = results.filter((r) => r.status === "skipped");
-      expect(skipped.filter((r) => r.operation === "updateDataSchema").map((r) => r.phase)).toEqual([
-        "examples",
-        "positive",
-        "negative",
-        "auth",
-        "edges",
-      ]);
-      expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(
-        /CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/,
-      );
-      expect(skipped.find((r) => r.phase === "isolation")!.skipReason).toMatch(/CONTRACT_SECOND_API_KEY/);
-      expect(errorsOf(results)).toEqual([]);
-    },
-  );
-
-  it('accepts {"data": ...} envelopes with a warning, and fails them under strict', () => {
-    expect(errorsOf(runs.get("enveloped")!.results)).toEqual([]);
-    expect(warningsOf(runs.get("enveloped")!.results)).toContain("response_envelope");
-    expect(errorsOf(runs.get("enveloped-strict")!.results)).toContain("response_envelope");
-  });
-
-  it(
-    "is accepted under strict by the committed baseline (the live " +
-      "service's envelope and action query), no entry stale",
-    () => {
-      const { results } = runs.get("enveloped-strict-baseline")!;
-      const report = buildReport(
-        { kind: "live", baseUrl: "", strict: true, spec: "" },
-        [],
-        results,
-        loadBaseline(DEFAULT_BASELINE_PATH),
-        0,
-      );
-      expect(report.accepted.map((f) => `${f.operation} ${f.check}`).sort()).toEqual(
-        expect.arrayContaining([
-          "createSitemapRequest response_envelope",
-          "listBrowserRequests undocumented_properties",
-          "updateDataSchema response_envelope",
-        ]),
-      );
-      expect(report.baseline.fixed).toEqual([]);
-      expect(report.findings.filter((f) => f.severity === "error").map((f) => f.check)).not.toContain(
-        "response_envelope",
-      );
-    },
-  );
-});
-
-describe("lenient, conforming servers: every promise kept, every freedom the document leaves taken", () => {
-  it.each([...Object.keys(LENIENT), "lenient"])("%s passes every scenario with no error finding", (variant) => {
-    const { results } = runs.get(variant)!;
-    expect(
-      results
-        .filter((r) => r.status !== "passed")
-        .map(
-          (r) =>
-            `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`))}`,
-        ),
-    ).toEqual([]);
-    expect(errorsOf(results)).toEqual([]);
-  });
-
-  it("is told what the document does not promise, as warnings naming why", () => {
-    const warnings = runs
-      .get("lenient")!
-      .results.flatMap((r) => r.findings)
-      .filter((f) => f.check === "negative_data_rejection");
-    expect(
-      warnings.some((f) => /text\/plain/.test(f.title) && /the document promises no refusal/.test(f.documented)),
-    ).toBe(true);
-    expect(
-      warnings.some((f) => /beyond int32/.test(f.title) && /without saying it is enforced/.test(f.documented)),
-    ).toBe(true);
-    expect(
-      warnings.some((f) => /parameter (ids|status)/.test(f.title) && /cannot be told apart/.test(f.documented)),
-    ).toBe(true);
-    expect(warnings.every((f) => f.severity === "warning")).toBe(true);
-  });
-
-  it("is held to every refusal under CONTRACT_STRICT=1 (what the strict setting changes)", () => {
-    const strict = errorsOf(runs.get("lenient-strict")!.results);
-    expect(strict).toEqual(expect.arrayContaining(["negative_data_rejection", "undocumented_properties"]));
-    const held = runs
-      .get("lenient-strict")!
-      .results.flatMap((r) => r.findings)
-      .filter((f) => f.check === "negative_data_rejection" && f.severity === "error");
-    expect(held.every((f) => f.promise?.includes("CONTRACT_STRICT=1") || f.promise?.endsWith("/responses/400"))).toBe(
-      true,
-    );
-  });
-
-  it("names a promise for every error finding of every run (the fault matrix included)", () => {
-    const errors = [...runs.values()]
-      .flatMap((r) => r.results.flatMap((x) => x.findings))
-      .filter((f) => f.severity === "error");
-    expect(errors.length).toBeGreaterThan(50);
-    expect(errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`)).toEqual([]);
-  });
-});
-
 describe("an operation added to the document, with no suite code for it", () => {
   const added = (name: string) => runs.get(name)!.results.filter((r) => r.operation === "getBrowserRequest");
-
-  it("is exercised in every generic phase, its path id fed by the listing's link", () => {
-    const results = added("conforming");
-    expect(results.map((r) => `${r.phase}:${r.status}`)).toEqual([
-      "examples:passed",
-      "positive:passed",
-      "negative:passed",
-      "auth:passed",
-      "unknown-ids:passed",
-    ]);
-    expect(results.every((r) => r.exchanges > 0)).toBe(true);
-    const link = runs.get("conforming")!.results.find((r) => r.id === "listBrowserRequests/links/getById")!;
-    expect(link.status).toBe("passed");
-    expect(link.exchanges, "the linked id and a well-formed unknown one").toBe(2);
-  });
-
-  it("is not called at all when the document does not have it", () => {
-    expect(added("conforming-main-document")).toEqual([]);
-    expect(runs.get("conforming-main-document")!.results.some((r) => r.id.includes("getById"))).toBe(false);
-  });
 
   it.each(
     Object.entries(FAULTS)
@@ -323,91 +49,12 @@ describe("an operation added to the document, with no suite code for it", () => 
   });
 });
 
-describe("a document with another security scheme: the credential goes where the document says", () => {
-  it.each(Object.keys(SCHEMES))(
-    "%s: the conforming server passes every scenario, the auth phase included",
-    (scheme) => {
-      const { results } = runs.get(`${scheme}:conforming`)!;
-      expect(
-        results
-          .filter((r) => r.status !== "passed")
-          .map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.map((f) => f.title))}`),
-      ).toEqual([]);
-      expect(results.filter((r) => r.phase === "auth").every((r) => r.exchanges > 0)).toBe(true);
-    },
-  );
-
-  it.each(
-    Object.keys(SCHEMES).flatMap((k) => [
-      [k, "ignores-auth"],
-      [k, "wrong-key-accepted"],
-    ]),
-  )("%s: %s is caught by ignored_auth", (scheme, fault) => {
-    expect(errorsOf(runs.get(`${scheme}:${fault}`)!.results)).toContain("ignored_auth");
-  });
-
-  it("a credential in the wrong place is refused, and the run fails (the check the scheme runs rely on)", () => {
-    const { results } = runs.get("header-to-bearer-server")!;
-    const positive = results.filter((r) => r.phase === "positive");
-    expect(positive.filter((r) => r.status === "passed").map((r) => r.id)).toEqual([]);
-    expect(positive.filter((r) => r.status === "failed").length).toBeGreaterThanOrEqual(3);
-  });
-
-  it("never records the credential: the key, its base64 (basic) and its cookie or query forms are scrubbed", () => {
-    for (const scheme of Object.keys(SCHEMES)) {
-      const results = [`${scheme}:conforming`, `${scheme}:ignores-auth`].flatMap((n) => runs.get(n)!.results);
-      const text = JSON.stringify(
-        buildReport({ kind: "live", baseUrl: "", strict: false, spec: "" }, [], results, { entries: [] }, 0),
-      );
-      expect(results.flatMap((r) => r.findings).length, scheme).toBeGreaterThan(0);
-      for (const form of [
-        FAULT_SERVER_KEY,
-        Buffer.from(`${FAULT_SERVER_KEY}:`).toString("base64"),
-        encodeURIComponent(FAULT_SERVER_KEY),
-      ])
-        expect(text, scheme).not.toContain(form);
-    }
-  });
-});
-
-describe("a run that must stop early still gives a verdict", () => {
-  it("stops at CONTRACT_MAX_REQUESTS and marks what it did not run as skipped with the reason", () => {
-    const { results, requests } = runs.get("budget")!;
-    expect(requests).toBeLessThanOrEqual(10);
-    const stopped = results.filter((r) => r.skipReason?.includes("CONTRACT_MAX_REQUESTS"));
-    expect(stopped.length).toBeGreaterThan(results.length / 2);
-    expect(stopped[0]!.skipReason).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
-  });
-
-  it(
-    "opens the breaker after three requests without an answer (so " +
-      "the run is bounded by three deadlines), saying why",
-    () => {
-      const { results, requests } = runs.get("never-answers")!;
-      expect(requests, "timeouts are not retried: three requests, then the breaker").toBe(3);
-      expect(errorsOf(results)).toEqual(["not_a_server_error"]);
-      expect(results.flatMap((r) => r.findings).find((f) => f.check === "not_a_server_error")!.received).toMatch(
-        /no answer within 300 ms \(timeout\)/,
-      );
-      expect(results.filter((r) => r.status === "skipped").at(-1)!.skipReason).toMatch(
-        /the target stopped answering \(3 requests in a row got no HTTP response/,
-      );
-    },
-  );
-
-  it("reports bodies nested 100,000 levels deep instead of crashing on them", () => {
-    const { results } = runs.get("deep-bodies")!;
-    expect(results.filter((r) => r.error).map((r) => `${r.id}: ${r.error}`)).toEqual([]);
-    const finding = results.flatMap((r) => r.findings).find((f) => f.check === "body_size_limit")!;
-    expect(finding.title).toMatch(/nests deeper than 512 levels/);
-    expect(finding.received).toBe("100001 levels of arrays and objects");
-  });
-
-  it("reads at most CONTRACT_MAX_BODY_BYTES of a 50 MB body, reports it, and keeps memory flat", () => {
-    const { results } = runs.get("huge-bodies")!;
-    expect(errorsOf(results)).toContain("body_size_limit");
-    const finding = results.flatMap((r) => r.findings).find((f) => f.check === "body_size_limit")!;
-    expect(finding.received).toMatch(/more than 1048576 bytes/);
-    expect(JSON.stringify(results).length, "findings hold excerpts, not bodies").toBeLessThan(2_000_000);
+describe("every error finding names its promise", () => {
+  it("names a promise for every error finding of every run of the fault matrix", () => {
+    const errors = [...runs.values()]
+      .flatMap((r) => r.results.flatMap((x) => x.findings))
+      .filter((f) => f.severity === "error");
+    expect(errors.length).toBeGreaterThan(50);
+    expect(errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`)).toEqual([]);
   });
 });
