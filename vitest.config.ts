@@ -23,6 +23,7 @@ const SLOW_FIRST = [
   "scripts/test/spec-diff.test.ts",
   "contract-tests/self-tests/hostile.test.ts",
   "contract-tests/self-tests/security-schemes.test.ts",
+  "contract-tests/self-tests/mock-crash.test.ts",
 ];
 
 /** The known slow files first, in their order; the rest in vitest's (failed, then longest, first). */
