@@ -197,8 +197,9 @@ const PRELOAD = [
   `};`,
   `const uncaught = (err) => {`,
   `  const text = String((err && err.stack) || err);`,
-  `  process.stderr.write(text + "\\n");`,
-  `  if (open.size === 0) process.exit(1);`,
+  // An error it survives is logged after a prefix, so that the reason of a later death is not taken from it.
+  `  if (open.size === 0) { process.stderr.write(text + "\\n"); process.exit(1); }`,
+  `  process.stderr.write("answered 500 to the open requests, and serving on, after: " + text + "\\n");`,
   `  const why = text.split("\\n").slice(0, 2).map((l) => l.trim()).join(" ").replace(/[^\\x20-\\x7e]/g, "?");`,
   `  for (const res of open) {`,
   `    try { if (!res.headersSent) res.writeHead(500, { "${PRISM_CRASH_HEADER}": why.slice(0, 1000) }); res.end(); }`,
