@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
-import { errorsOf, faultRuns } from "./support/fault-runs.js";
+import { errorsOf, faultRuns, errorsWithoutPromise } from "./support/fault-runs.js";
 
 const runs = faultRuns((server) =>
   Object.entries(FAULTS).map(([f, e]) => [
@@ -51,10 +51,8 @@ describe("an operation added to the document, with no suite code for it", () => 
 
 describe("every error finding names its promise", () => {
   it("names a promise for every error finding of every run of the fault matrix", () => {
-    const errors = [...runs.values()]
-      .flatMap((r) => r.results.flatMap((x) => x.findings))
-      .filter((f) => f.severity === "error");
-    expect(errors.length).toBeGreaterThan(50);
-    expect(errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`)).toEqual([]);
+    const { errors, unnamed } = errorsWithoutPromise(runs);
+    expect(errors).toBeGreaterThan(50);
+    expect(unnamed).toEqual([]);
   });
 });

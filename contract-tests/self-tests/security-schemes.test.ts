@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { FAULT_SERVER_KEY } from "../fault-server/server.js";
 import { documentWithSecurityScheme } from "../fixtures/document-copy.js";
 import { buildReport } from "../report/render.js";
-import { errorsOf, faultRuns, type Plan } from "./support/fault-runs.js";
+import { errorsOf, faultRuns, type Plan, errorsWithoutPromise } from "./support/fault-runs.js";
 import { tempDir } from "./support/spawn.js";
 
 /** The document copy with its security scheme replaced, per scheme name. */
@@ -101,10 +101,8 @@ describe("a document with another security scheme: the credential goes where the
 
 describe("every error finding names its promise", () => {
   it("names a promise for every error finding of every run of this file", () => {
-    const errors = [...runs.values()]
-      .flatMap((r) => r.results.flatMap((x) => x.findings))
-      .filter((f) => f.severity === "error");
-    expect(errors.length).toBeGreaterThan(0);
-    expect(errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`)).toEqual([]);
+    const { errors, unnamed } = errorsWithoutPromise(runs);
+    expect(errors).toBeGreaterThan(0);
+    expect(unnamed).toEqual([]);
   });
 });

@@ -45,6 +45,14 @@ const documentCopy = () => {
   return copy;
 };
 
+/** Every error finding of `runs` that names no promise, as `check: title` (none may). */
+export function errorsWithoutPromise(runs: Map<string, FaultRun>): { errors: number; unnamed: string[] } {
+  const errors = [...runs.values()]
+    .flatMap((r) => r.results.flatMap((x) => x.findings))
+    .filter((f) => f.severity === "error");
+  return { errors: errors.length, unnamed: errors.filter((f) => !f.promise).map((f) => `${f.check}: ${f.title}`) };
+}
+
 const checksOf = (results: ScenarioResult[], severity: Finding["severity"]) =>
   [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === severity).map((f) => f.check)))].sort();
 
