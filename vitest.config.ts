@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { ARTIFACT_TESTS } from "./vitest.artifacts.config.js";
 
 /**
  * Every file that takes a second or more on the 2-core machine (a whole npm test, longest first): started first,
@@ -8,9 +9,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * cache against 125 s with it before this list named every such file.
  */
 const SLOW_FIRST = [
-  "src/test/pack.test.ts",
   "contract-tests/self-tests/cli.test.ts",
-  "openapi/test/docs.test.ts",
   "contract-tests/self-tests/faults.test.ts",
   "openapi/test/gates.test.ts",
   "contract-tests/self-tests/conforming-servers.test.ts",
@@ -50,8 +49,8 @@ class SlowFirst extends BaseSequencer {
   }
 }
 
-// `npm test`: every self-test of the project (spec, client, contract checks, docs). The contract suite
-// itself (contract-tests/suite) has its own config and runs through `npm run contract`.
+// `npm test`: every self-test of the project (spec, client, contract checks, docs building blocks), but the
+// published artifacts' (vitest.artifacts.config.ts) and the public-document corpus's, which CI runs first.
 export default defineConfig({
   test: {
     include: [
@@ -60,6 +59,8 @@ export default defineConfig({
       "contract-tests/self-tests/**/*.test.ts",
       "scripts/test/**/*.test.ts",
     ],
+    // The published artifacts (the packed tarball, the docs site in Chromium): `npm run test:artifacts`.
+    exclude: ["**/node_modules/**", ...ARTIFACT_TESTS],
     reporters: ["default", "./scripts/summary-reporter.ts"],
     sequence: { sequencer: SlowFirst },
     globalSetup: ["./scripts/test/temp-dir.setup.ts"],

@@ -37,6 +37,7 @@ const EXPECTED_SCRIPTS = [
   "check-generated",
   "typecheck",
   "spec:diff",
+  "test:artifacts",
   "docs",
   "contract",
   "contract:merge",
@@ -364,7 +365,7 @@ describe("every step is something a developer runs", () => {
   });
 
   test.each(["pr.yml", "main.yml"])(
-    "%s: npm test runs on Node 20, 22 and 24, on Debian, after installing its Chromium",
+    "%s: npm test and the artifacts' tests run on Node 20, 22 and 24, on Debian, after installing Chromium",
     (file) => {
       const testing = jobsOf(file).filter(([, job]) => stepRunning(job, /^npm test$/) >= 0);
       expect(testing.map(([id]) => id)).toEqual(["test"]);
@@ -373,6 +374,10 @@ describe("every step is something a developer runs", () => {
         const chromiumAt = stepRunning(job, GLUE_LINES[0]!);
         expect(chromiumAt, `${id} installs chromium before npm test`).toBeGreaterThanOrEqual(0);
         expect(chromiumAt).toBeLessThan(testAt);
+        // The published artifacts (the packed tarball, the docs in Chromium) are tested in the same job, first.
+        const artifactsAt = stepRunning(job, /^npm run test:artifacts$/);
+        expect(artifactsAt, `${id} runs npm run test:artifacts`).toBeGreaterThan(chromiumAt);
+        expect(artifactsAt).toBeLessThan(testAt);
         // Debian's Chromium is the package `chromium`; Ubuntu has none (its Chromium is a snap).
         expect(job.container, id).toMatch(/^node:\$\{\{ matrix\.node \}\}-bookworm$/);
         expect(job.strategy?.matrix?.node).toEqual([20, 22, 24]);
