@@ -47,7 +47,8 @@ const producers = new WeakMap<OperationEntry[], Map<boolean, Map<string, Sourced
  * The links (written or inferred) that feed `family` from the answers of an operation that creates (POST); indexed
  * once per document.
  */
-export function producersOf(doc: LinkDocument, infer: boolean, family: string): SourcedLink[] {
+export function producersOf(linkDoc: LinkDocument, infer: boolean, family: string): SourcedLink[] {
+  const doc = linkDoc.forResponses ?? linkDoc;
   const cached = producers.get(doc.operations) ?? new Map<boolean, Map<string, SourcedLink[]>>();
   producers.set(doc.operations, cached);
   let index = cached.get(infer);

@@ -85,6 +85,11 @@ export interface SourcedLink {
 export interface LinkDocument {
   operations: OperationEntry[];
   deref(schema: unknown, pointer: string): { schema: any; pointer: string };
+  /**
+   * The same document read for responses, where links are found: a reading for requests has lost the `readOnly`
+   * members (a server-assigned `id` among them) that answers carry and links read.
+   */
+  readonly forResponses?: LinkDocument;
 }
 
 const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
@@ -94,7 +99,8 @@ const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
  * Every link of the document, with the operation and status it leaves from, and with `infer` the links
  * inferred where the document has none for a path parameter (computed once per operation table).
  */
-export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
+export function allLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
+  const doc = linkDoc.forResponses ?? linkDoc;
   const cached = linksOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
   linksOf.set(doc.operations, cached);
   let links = cached.get(infer);
@@ -111,7 +117,8 @@ export function allLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
  * inferred), and with `infer` a create before the listing of its collection, so the listing has items to link
  * from.
  */
-export function orderingLinks(doc: LinkDocument, infer: boolean): SourcedLink[] {
+export function orderingLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
+  const doc = linkDoc.forResponses ?? linkDoc;
   const cached = orderingOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
   orderingOf.set(doc.operations, cached);
   let links = cached.get(infer);

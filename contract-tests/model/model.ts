@@ -28,6 +28,7 @@ export class SpecModel {
   readonly requestDoubts: ReadonlyMap<string, string>;
   readonly #byId: Map<string, OperationEntry>;
   #forRequests: SpecModel | undefined;
+  #forResponses: SpecModel | undefined;
   readonly #source: OpenApiDocument;
   #validator: TolerantValidator | undefined;
 
@@ -44,6 +45,7 @@ export class SpecModel {
     this.requestDoubts = requestDoubts(table, specPath);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     if (direction === "request") this.#forRequests = this;
+    else this.#forResponses = this;
   }
 
   /** The schema validator of this reading (built on first use: listing operations needs none). */
@@ -61,7 +63,14 @@ export class SpecModel {
       this.doc === this.#source && view === this.#source
         ? this
         : new SpecModel(this.specPath, "request", this.#source, view);
+    this.#forRequests.#forResponses ??= this;
     return this.#forRequests;
+  }
+
+  /** The same document read for responses: what answers carry, which links and inferred producers read. */
+  get forResponses(): SpecModel {
+    this.#forResponses ??= new SpecModel(this.specPath, "response", this.#source);
+    return this.#forResponses;
   }
 
   /** The document as read (upgraded to 3.1), before the request or response view. */
