@@ -21,7 +21,7 @@ import {
 import { BrowserRequestPager } from "./pagination.js";
 import { POLICY } from "./policy.js";
 import { lazyRawClient } from "./raw.js";
-import { createScrubber, safeUrl, type Scrubber } from "./redact.js";
+import { createScrubber, safeUrl, scrubbedHeaders, type Scrubber } from "./redact.js";
 import { buildUrl, type CallParams, type OperationId } from "./routes.js";
 import { createTransport, decode, type Logger, type RequestOptions, type Transport } from "./transport.js";
 import type {
@@ -218,10 +218,7 @@ export class WebautoClient {
     const scrub = this.#scrubber;
     const text = decode(got.body);
     if (got.status < 200 || got.status >= 300) {
-      const headers = new Headers();
-      got.headers.forEach((v, k) => {
-        headers.append(k, scrub.text(v));
-      });
+      const headers = scrubbedHeaders(got.headers, scrub);
       const retry = got.retryAfterMs !== undefined ? { retryAfterMs: got.retryAfterMs } : {};
       throw makeApiError({
         status: got.status,

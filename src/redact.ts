@@ -107,6 +107,15 @@ export function redactHeaders(
   return out;
 }
 
+/** A copy of `headers` with the key scrubbed from every value (a repeated header keeps each of its values). */
+export function scrubbedHeaders(headers: Headers, scrubber: Scrubber): Headers {
+  const out = new Headers();
+  headers.forEach((value, name) => {
+    out.append(name, scrubber.text(value));
+  });
+  return out;
+}
+
 /** Renders headers one per line (`X-API-Key: ***`), for debug logs. */
 export function formatHeaders(headers: Headers | Record<string, string> | undefined): string {
   return Object.entries(redactHeaders(headers))

@@ -16,7 +16,7 @@ import {
 import { makeApiError } from "./error-factory.js";
 import { isLoopbackHost } from "./hosts.js";
 import { POLICY } from "./policy.js";
-import { formatHeaders, safeUrl, type Scrubber } from "./redact.js";
+import { formatHeaders, safeUrl, scrubbedHeaders, type Scrubber } from "./redact.js";
 import {
   MAX_RETRY_AFTER_MS,
   parseRetryAfterMs,
@@ -285,10 +285,7 @@ export function createTransport(config: TransportConfig): Transport {
         { ...opts, signal },
       );
       const text = scrubber.text(decode(got.body));
-      const headers = new Headers();
-      got.headers.forEach((value, name) => {
-        headers.append(name, scrubber.text(value));
-      });
+      const headers = scrubbedHeaders(got.headers, scrubber);
       const nullBody = got.status === 204 || got.status === 205 || got.status === 304;
       const response = new Response(nullBody ? null : text, {
         status: got.status,
@@ -312,15 +309,6 @@ function mergeHeaders(
   for (const layer of layers) for (const [name, value] of Object.entries(layer ?? {})) merged.set(name, value);
   merged.set(config.keyHeader, config.headers[config.keyHeader]!);
   return Object.fromEntries(merged);
-}
-
-/** A copy of response headers with the key scrubbed from every value (a server may echo it). */
-function scrubbedHeaders(headers: Headers, scrubber: Scrubber): Headers {
-  const out = new Headers();
-  headers.forEach((value, name) => {
-    out.append(name, scrubber.text(value));
-  });
-  return out;
 }
 
 /** A transport error whose message may quote the server: the key scrubbed from it. */

@@ -180,6 +180,22 @@ export class ContractRun {
 }
 
 /**
+ * What the preflight asks for: the first safe operation without path parameters, else the base URL (as is a path
+ * the request boundary refuses: the probe goes through it like every request).
+ */
+function preflightProbe(settings: Pick<Settings, "baseUrl" | "specPath">): { url: string; path: string } {
+  const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
+  try {
+    return {
+      url: requestUrl(settings.baseUrl, probe ? probe.path : "/", "", "the preflight"),
+      path: probe?.path ?? "/",
+    };
+  } catch {
+    return { url: requestUrl(settings.baseUrl, "/", "", "the preflight"), path: "/" };
+  }
+}
+
+/**
  * Asks the target for any HTTP answer within the preflight deadline: a request without a key to the first
  * safe operation without path parameters (refused before any work, so never billed), else the base URL.
  * Returns why there was no answer, or undefined. `recover`: the embedded mock's (see mock-target.ts).
@@ -188,14 +204,7 @@ export async function preflight(
   settings: Pick<Settings, "baseUrl" | "specPath" | "preflightTimeoutMs">,
   recover?: Recover,
 ): Promise<string | undefined> {
-  const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
-  // The probe goes through the request boundary like every request; a path it refuses is probed as the base URL.
-  let url: string;
-  try {
-    url = requestUrl(settings.baseUrl, probe ? probe.path : "/", "", "the preflight");
-  } catch {
-    url = requestUrl(settings.baseUrl, "/", "", "the preflight");
-  }
+  const { url } = preflightProbe(settings);
   const timeoutMs = settings.preflightTimeoutMs;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -223,7 +232,8 @@ export async function preflight(
 function preflightFailure(run: ContractRun, reason: string): ScenarioResult {
   const exchange = {
     operation: "(target)",
-    request: { method: "GET", url: `${run.settings.baseUrl}/`, path: "/", query: {}, headers: {} },
+    // The request the preflight sent (its probe, not always the base URL).
+    request: { method: "GET", ...preflightProbe(run.settings), query: {}, headers: {} },
     response: {
       status: 0,
       headers: {},

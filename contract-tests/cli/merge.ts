@@ -12,8 +12,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BaselineError } from "../report/baseline.js";
-import { formatText, notRunText } from "../report/render.js";
-import { belowMinimumText, verdictText } from "../report/reach.js";
+import { closingLines, exitCodeOf, formatText } from "../report/render.js";
 import { parseShare } from "../config/options.js";
 import { writeReports } from "../report/write.js";
 import { SettingsError } from "../config/settings.js";
@@ -67,12 +66,8 @@ function main(): number {
   console.log(
     `${scrubber.text(formatText(report))}\nMerged ${dirs.length} shard(s). Reports: ${Object.values(paths).join(", ")}`,
   );
-  console.log(`Verdict: ${verdictText(report.verdict, report.reach)}`);
-  const cut = notRunText(report.summary.notRun);
-  if (cut) console.log(`contract:merge: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
-  const below = belowMinimumText(report.reach);
-  if (below) console.log(`contract:merge: ${below}`);
-  return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
+  for (const line of closingLines(report, "contract:merge")) console.log(line);
+  return exitCodeOf(report.verdict);
 }
 
 try {

@@ -20,11 +20,11 @@
 import type { Scrubber } from "../../src/redact.js";
 import { ContractRun, preflight, preflightResults } from "./contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
+import type { Scenario } from "../engine/scenario.js";
 import { helpText, OPTIONS, resolveOptions, SettingsError, type ResolvedOptions } from "../config/options.js";
 import { BaselineError, loadBaseline, type Baseline } from "../report/baseline.js";
 import { finishRun } from "./finish.js";
-import { formatText, notRunText } from "../report/render.js";
-import { belowMinimumText, verdictText } from "../report/reach.js";
+import { closingLines, exitCodeOf, formatText } from "../report/render.js";
 import { superviseMock, type MockSupervisor, type Out } from "../transport/mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
 import { settingsFrom, type Settings } from "../config/settings.js";
@@ -46,9 +46,8 @@ function describeSettings(resolved: ResolvedOptions, out: Out): void {
 }
 
 /** Runs the planned scenarios with a line per finished scenario, a heartbeat, and the failure limit. */
-async function execute(run: ContractRun, out: Out): Promise<ScenarioResult[]> {
+async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promise<ScenarioResult[]> {
   const { settings } = run;
-  const scenarios = run.scenarios();
   const started = Date.now();
   const reason = await preflight(settings, run.recover);
   if (reason) {
@@ -123,6 +122,7 @@ async function main(
   let resolved: ResolvedOptions;
   let settings: Settings;
   let run: ContractRun;
+  let planned: Scenario[];
   let baseline: Baseline;
   try {
     resolved = resolveOptions({ argv, env });
@@ -143,7 +143,7 @@ async function main(
     if (replay) return await replayReport(String(replay.value), resolved, out.stdout);
     // Planned (and the selections checked) before anything starts.
     run = new ContractRun(settings, baseline);
-    const planned = run.scenarios();
+    planned = run.scenarios();
     if (resolved.get("dry-run")?.value) {
       describeSettings(resolved, out.stdout);
       out.stdout(`Seed: ${settings.seed}`);
@@ -177,7 +177,7 @@ async function main(
       run = new ContractRun(settings, baseline, prism.recover);
       out.stdout(`Prism mock listening at ${prism.url}`);
     }
-    const results = await execute(run, out.stdout);
+    const results = await execute(run, planned, out.stdout);
     const { report, paths, baselineWritten } = finishRun(
       settings,
       results,
@@ -193,15 +193,9 @@ async function main(
     out.stdout("");
     for (const line of formatText(report).split("\n")) out.stdout(line);
     out.stdout(`Reports: ${Object.values(paths).join(", ")}`);
-    const s = report.summary.scenarios;
     out.stdout("");
-    out.stdout(`Verdict: ${verdictText(report.verdict, report.reach)}`);
-    out.stdout(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
-    const cut = notRunText(report.summary.notRun);
-    if (cut) out.stdout(`contract: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`);
-    const below = belowMinimumText(report.reach);
-    if (below) out.stdout(`contract: ${below}`);
-    return report.verdict === "pass" ? 0 : report.verdict === "incomplete" ? 4 : 1;
+    for (const line of closingLines(report, "contract", true)) out.stdout(line);
+    return exitCodeOf(report.verdict);
   } finally {
     await prism?.stop();
   }

@@ -229,6 +229,26 @@ function byOperation<T extends { operation: string }>(list: readonly T[]): Map<s
   return out;
 }
 
+/**
+ * The lines a command closes its output with: the verdict, with `counts` the scenarios' `N passed, N failed, N
+ * skipped`, and why the run was cut short or fell below --min-reach (each after `command: `).
+ */
+export function closingLines(report: RunReport, command: string, counts = false): string[] {
+  const s = report.summary.scenarios;
+  const cut = notRunText(report.summary.notRun);
+  const below = belowMinimumText(report.reach);
+  return [
+    `Verdict: ${verdictText(report.verdict, report.reach)}`,
+    ...(counts ? [`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`] : []),
+    ...(cut ? [`${command}: ${report.verdict === "incomplete" ? "" : "FAIL, and "}${cut}`] : []),
+    ...(below ? [`${command}: ${below}`] : []),
+  ];
+}
+
+/** A verdict's exit code: 0 pass, 4 incomplete, 1 fail. */
+export const exitCodeOf = (verdict: RunReport["verdict"]): number =>
+  verdict === "pass" ? 0 : verdict === "incomplete" ? 4 : 1;
+
 /** The readable report, grouped by operation. */
 export function formatText(report: RunReport): string {
   const out = [

@@ -350,6 +350,8 @@ describe("findings", () => {
         check: "not_a_server_error",
         received: "no HTTP answer within 1000 ms",
       });
+      // The request shown is the one the preflight sent: its probe, the first safe operation without path parameters.
+      expect(run.report!.findings[0]!.curl).toMatch(/^curl -X GET '[^']*\/v1\/browser\/requests'/);
       expect(run.report!.skipped.every((s) => s.reason.includes("did not answer the preflight"))).toBe(true);
     },
   );

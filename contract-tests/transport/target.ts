@@ -9,7 +9,7 @@
 import { BodyReadError, readLimited, type LimitedBody } from "../../src/body.js";
 import { causeText } from "../../src/errors.js";
 import { createScrubber, type Scrubber } from "../../src/redact.js";
-import { parseRetryAfterMs } from "../../src/retry.js";
+import { retryAfterMs, sleep } from "../../src/retry.js";
 import type { Settings } from "../config/settings.js";
 import { PRISM_CRASH_HEADER } from "../../openapi/lib/prism.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
@@ -127,8 +127,6 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
 function basicShell(variable: string, secret: string): string {
   return `$(printf '%s${secret.includes(":") ? "" : ":"}' "${variable}" | base64 -w0)`;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Called when a request got no HTTP response: resolves with the reason when the target was the embedded mock, had
@@ -317,8 +315,7 @@ export function createTarget(
       if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
         clearTimeout(timer);
         void res.body?.cancel().catch(() => {});
-        const asked = parseRetryAfterMs(res.headers);
-        await sleep(asked !== undefined && asked <= 60_000 ? asked : 1000 * 2 ** rateLimited++);
+        await sleep(retryAfterMs(res.headers) ?? 1000 * 2 ** rateLimited++);
         continue;
       }
       let read: LimitedBody = { bytes: new Uint8Array(0), total: 0, truncated: false };
