@@ -39,12 +39,7 @@ import { parse } from "yaml";
 import { SPEC_PATH } from "../openapi/lib/spec.js";
 import { DocumentError } from "../openapi/lib/document-error.js";
 import { outsideText } from "../openapi/lib/outside-text.js";
-import {
-  assertSelfContained,
-  assertSelfContainedFile,
-  parseDocumentText,
-  readDocumentFile,
-} from "../openapi/lib/self-contained.js";
+import { assertSelfContained, parseDocumentText, readDocumentFile } from "../openapi/lib/self-contained.js";
 import { changelogPage, landingPage, makeRedocPageOffline, type VersionEntry } from "./docs/pages.js";
 
 const require = createRequire(import.meta.url);
@@ -246,8 +241,8 @@ export async function buildSite(options: BuildSiteOptions): Promise<SiteResult> 
   const currentText = readFileSync(specPath, "utf8");
   // Redocly resolves every $ref (it would fetch URLs and read ../ files, and publish them): each document
   // of the site is checked to be self-contained before any is built.
-  assertSelfContainedFile(specPath);
   const doc = readDocumentFile(specPath) as { info?: { title?: unknown; version?: unknown; summary?: unknown } };
+  assertSelfContained(doc, specPath);
   const title = String(doc?.info?.title ?? "API");
   const { versions, warnings } = findVersions(specPath, currentText);
   for (const v of versions) {

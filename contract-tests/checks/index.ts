@@ -83,6 +83,8 @@ export const NO_PROMISE =
  */
 export class CheckRegistry {
   readonly #defs = new Map<string, CheckDef>(Object.entries(GENERIC_CHECKS));
+  /** forOperation's answers, asked for every exchange: computed once per operation until a registration. */
+  readonly #byOperation = new Map<string, readonly string[]>();
 
   /** Registers a module's checks for `operationId`; an id registered twice for another check throws. */
   register(operationId: string, checks: Readonly<Record<string, CheckDef>>): this {
@@ -90,6 +92,7 @@ export class CheckRegistry {
       if (this.#defs.has(id) && this.#defs.get(id)?.fn !== def.fn) throw new Error(`check ${id} is registered twice`);
       this.#defs.set(id, { ...def, operationId });
     }
+    this.#byOperation.clear();
     return this;
   }
 
@@ -99,10 +102,15 @@ export class CheckRegistry {
   }
 
   /** The checks every exchange of `operationId` gets: the generic ones and its module's. */
-  forOperation(operationId: string): string[] {
-    return [...this.#defs]
-      .filter(([, d]) => d.operationId === undefined || d.operationId === operationId)
-      .map(([id]) => id);
+  forOperation(operationId: string): readonly string[] {
+    let ids = this.#byOperation.get(operationId);
+    if (!ids) {
+      ids = [...this.#defs]
+        .filter(([, d]) => d.operationId === undefined || d.operationId === operationId)
+        .map(([id]) => id);
+      this.#byOperation.set(operationId, ids);
+    }
+    return ids;
   }
 
   /**

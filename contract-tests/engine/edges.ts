@@ -19,7 +19,7 @@ import { isJsonMedia, type OperationEntry, type ParameterEntry } from "../../ope
 import type { RequestSpec } from "../transport/target.js";
 import type { SpecModel } from "../model/model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
-import { typesOf, validSamples } from "./generate.js";
+import { INT32_MAX, INT64_MAX, typesOf, validSamples } from "./generate.js";
 import { bucketOf, cloneValues, readBack, serialize, toRequest, type Values } from "./requests.js";
 import { planOf } from "./plan.js";
 import { fromWire } from "../model/wire-values.js";
@@ -46,9 +46,8 @@ export const NON_ASCII_TEXT = "é\u{1F600}";
  * The 64-bit edges of an integer with no format: int64's maximum, one past it, uint64's overflow, one below int64's
  * minimum.
  */
-const INT64_EDGES: readonly bigint[] = [2n ** 63n - 1n, 2n ** 63n, 2n ** 64n, -(2n ** 63n) - 1n];
+const INT64_EDGES: readonly bigint[] = [INT64_MAX, INT64_MAX + 1n, 2n ** 64n, -INT64_MAX - 2n];
 
-const INT32_MAX = 2 ** 31 - 1;
 const FLOAT_MAX = 3.4028234663852886e38;
 
 type Schema = Record<string, any>;
@@ -282,7 +281,7 @@ export function classValues(
       out.push({ what: `text outside ASCII, ${JSON.stringify(text).slice(0, 80)}`, value: text, intent: "acceptance" });
   }
   if (wide64(s) && (at.asText || at.place === "body"))
-    for (const n of s.format === "int64" ? [2n ** 63n - 1n, -(2n ** 63n)] : INT64_EDGES) {
+    for (const n of s.format === "int64" ? [INT64_MAX, -INT64_MAX - 1n] : INT64_EDGES) {
       if (!aboveMinimum(s, n)) continue;
       const digits = n.toString();
       const value = at.asText ? digits : Number(n);

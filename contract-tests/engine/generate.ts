@@ -14,7 +14,10 @@ import { BoundExceeded, INLINE_NODE_BUDGET, MAX_GENERATED_ITEMS, MAX_GENERATED_L
 
 /** How deep recursive schemas are unrolled for generation. */
 const REF_DEPTH = 6;
-const INT32_MAX = 2 ** 31 - 1;
+/** The largest int32. */
+export const INT32_MAX = 2 ** 31 - 1;
+/** The largest int64, exactly. */
+export const INT64_MAX = 2n ** 63n - 1n;
 
 type Schema = Record<string, any>;
 const isObject = isMapping;

@@ -13,7 +13,7 @@ import type { SpecModel } from "../model/model.js";
 import type { Settings } from "../config/settings.js";
 import { SkipScenario, type RequestSpec } from "../transport/target.js";
 import type { CheckContext, Exchange } from "../model/types.js";
-import { boundaries, validSamples, typesOf } from "./generate.js";
+import { boundaries, INT32_MAX, INT64_MAX, validSamples, typesOf } from "./generate.js";
 import { allLinks, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
 import { base, ready } from "./phases.js";
 import { baseValues, cloneValues, expandPath, toRequest, withConfiguredMembers, type Values } from "./requests.js";
@@ -23,8 +23,7 @@ import type { Scenario, ScenarioContext } from "./scenario.js";
 import { NEEDS_LIVE, skip } from "./skip.js";
 
 /** Past the largest signed 64-bit integer: an identifier no store can hold, sent as text. */
-const PAST_INT64 = "9223372036854775808";
-const INT64_MAX = "9223372036854775807";
+const PAST_INT64 = String(INT64_MAX + 1n);
 
 /** Creates a resource of `family` with the first create that produces it; undefined when none could. */
 export async function produce(ctx: ScenarioContext, family: string, depth = 0): Promise<Resource | undefined> {
@@ -295,8 +294,8 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<voi
       ? typeof schema.maximum === "number"
         ? schema.maximum
         : schema.format === "int32"
-          ? 2 ** 31 - 1
-          : INT64_MAX
+          ? INT32_MAX
+          : String(INT64_MAX)
       : boundaries(ctx.model, p.schema)
           .map((x) => x.value)
           .filter((v) => typeof v === "string" && v !== "" && valid(v) && !seen.has(v))

@@ -12,7 +12,7 @@ import { moreInvalidValues, requiredParameters } from "./coverage.js";
 import { edges, hasEdges } from "./edges.js";
 import { unsupportedMethod, unsupportedMethodFor } from "./unsupported.js";
 import { boundaries, invalidValues, validSamples, type Mutation } from "./generate.js";
-import { allLinks, evaluate, everyValue, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
+import { evaluate, everyValue, familyOf, linkParameter, linksFrom, linksTo, type SourcedLink } from "../model/links.js";
 import { aliveOf, isAlive, isCreated, isDeleted, producersOf } from "./resources.js";
 import {
   baseValues,
@@ -196,9 +196,7 @@ function refuseDotValue(link: string, source: string, name: string, value: unkno
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
 function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
-  for (const { source, link } of allLinks(ctx.model, ctx.settings.inferLinks).filter(
-    (l) => l.link.operationId === op.operationId,
-  ))
+  for (const { source, link } of linksTo(ctx.model, ctx.settings.inferLinks, op.operationId))
     for (const ex of ctx.state.successes.get(source) ?? [])
       for (const [name, expr] of Object.entries(link.parameters)) {
         const p = linkParameter(op, name);
@@ -270,10 +268,8 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<void>
 
 const isArraySchema = (model: SpecModel, schema: unknown) => model.deref(schema, "").schema?.type === "array";
 const isLinkTarget = (model: SpecModel, infer: boolean, op: OperationEntry, name: string) =>
-  allLinks(model, infer).some(
-    (l) =>
-      l.link.operationId === op.operationId &&
-      Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name),
+  linksTo(model, infer, op.operationId).some((l) =>
+    Object.keys(l.link.parameters).some((k) => linkParameter(op, k)?.name === name),
   );
 
 /** Requests the document rules out, each expected to get a 4xx. */
@@ -501,7 +497,7 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<v
 }
 
 /** With a second account's key: none of the first account's identifiers come back, listed or asked for. */
-async function isolation(ctx: ScenarioContext, op: OperationEntry, links: SourcedLink[]): Promise<void> {
+async function isolation(ctx: ScenarioContext, op: OperationEntry, links: readonly SourcedLink[]): Promise<void> {
   if (!ctx.settings.secondApiKey) skip("skipped: needs CONTRACT_SECOND_API_KEY (a key of another account)");
   if (ctx.settings.kind !== "live") skip(NEEDS_LIVE);
   await ready(ctx, op);
@@ -532,7 +528,7 @@ async function isolation(ctx: ScenarioContext, op: OperationEntry, links: Source
 /** Every generic scenario of one operation, in the order they run. */
 export function genericScenarios(model: SpecModel, settings: Settings, op: OperationEntry): Scenario[] {
   const id = op.operationId;
-  const links = allLinks(model, settings.inferLinks).filter((l) => l.source === id);
+  const links = linksFrom(model, settings.inferLinks, id);
   const out: Scenario[] = [
     {
       id: `${id}/examples`,

@@ -73,7 +73,8 @@ function concreteMedia(mediaType: string): string {
   return type.replace("*", "vnd.contract-suite");
 }
 
-const writingOf = (mediaType: string): BodyWriting =>
+/** How the suite writes a body of `mediaType`: as JSON, a URL-encoded form, a multipart form, or text. */
+export const writingOf = (mediaType: string): BodyWriting =>
   isJsonMedia(mediaType)
     ? "json"
     : FORM_MEDIA.test(mediaType)

@@ -16,7 +16,7 @@ import { configuredValue, type Settings } from "../config/settings.js";
 import type { RequestSpec } from "../transport/target.js";
 import { jsonType, validSamples } from "./generate.js";
 import { fromWire } from "../model/wire-values.js";
-import { planOf } from "./plan.js";
+import { planOf, writingOf } from "./plan.js";
 
 /** The values of one request, by parameter name; `body` absent means no body. */
 export interface Values {
@@ -118,9 +118,6 @@ export function expandPath(op: OperationEntry, path: Record<string, unknown>): s
   return op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => pathSegment(params.get(name), name, path[name]));
 }
 
-const FORM_MEDIA = /^application\/x-www-form-urlencoded\b/i;
-const MULTIPART_MEDIA = /^multipart\/form-data\b/i;
-
 /** A form field's text: strings as they are, other values as JSON (`5`, `true`, `{"a":1}`); null as empty. */
 const fieldText = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v));
 
@@ -190,9 +187,10 @@ export function encodeBody(
   encoding: Encoding = {},
 ): { rawBody: string; contentType: string } {
   const type = mediaType.split(";")[0]!.trim();
-  if (FORM_MEDIA.test(type))
+  const writing = writingOf(type);
+  if (writing === "form")
     return { rawBody: new URLSearchParams(formFields(value, encoding)).toString(), contentType: type };
-  if (MULTIPART_MEDIA.test(type)) {
+  if (writing === "multipart") {
     const quote = (name: string) => name.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
     const parts = formFields(value, encoding, true).map(
       ([k, v]) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${quote(k)}"\r\n\r\n${v}\r\n`,
@@ -202,7 +200,7 @@ export function encodeBody(
       contentType: `${type}; boundary=${MULTIPART_BOUNDARY}`,
     };
   }
-  if (isJsonMedia(type)) return { rawBody: JSON.stringify(value), contentType: type };
+  if (writing === "json") return { rawBody: JSON.stringify(value), contentType: type };
   return { rawBody: fieldText(value), contentType: type };
 }
 

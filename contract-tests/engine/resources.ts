@@ -8,7 +8,15 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isSuccess } from "../model/exchange.js";
 import type { Exchange } from "../model/types.js";
-import { allLinks, evaluate, familyOf, linkParameter, type LinkDocument, type SourcedLink } from "../model/links.js";
+import {
+  allLinks,
+  evaluate,
+  familyOf,
+  linkParameter,
+  linksFrom,
+  type LinkDocument,
+  type SourcedLink,
+} from "../model/links.js";
 
 /** One resource the run created. */
 export interface Resource {
@@ -95,7 +103,7 @@ export function track(doc: LinkDocument, infer: boolean, resources: Resources, e
     return;
   }
   if (op.method !== "POST") return;
-  for (const l of allLinks(doc, infer).filter((x) => x.source === op.operationId)) {
+  for (const l of linksFrom(doc, infer, op.operationId)) {
     if (/^\d+$/.test(l.status) && Number(l.status) !== ex.response.status) continue;
     const target = doc.operations.find((o) => o.operationId === l.link.operationId);
     if (!target) continue;

@@ -95,6 +95,30 @@ export interface LinkDocument {
 const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 
+/** The links of one `allLinks` answer by the operation they leave from and by the one they lead to. */
+const endsOf = new WeakMap<SourcedLink[], { from: Map<string, SourcedLink[]>; to: Map<string, SourcedLink[]> }>();
+
+function ends(links: SourcedLink[]): { from: Map<string, SourcedLink[]>; to: Map<string, SourcedLink[]> } {
+  let index = endsOf.get(links);
+  if (!index) {
+    index = { from: new Map(), to: new Map() };
+    for (const l of links) {
+      index.from.set(l.source, [...(index.from.get(l.source) ?? []), l]);
+      index.to.set(l.link.operationId, [...(index.to.get(l.link.operationId) ?? []), l]);
+    }
+    endsOf.set(links, index);
+  }
+  return index;
+}
+
+/** The links (see `allLinks`) that leave from the answers of `operationId` (indexed once per document). */
+export const linksFrom = (doc: LinkDocument, infer: boolean, operationId: string): readonly SourcedLink[] =>
+  ends(allLinks(doc, infer)).from.get(operationId) ?? [];
+
+/** The links (see `allLinks`) that lead to `operationId` (indexed once per document). */
+export const linksTo = (doc: LinkDocument, infer: boolean, operationId: string): readonly SourcedLink[] =>
+  ends(allLinks(doc, infer)).to.get(operationId) ?? [];
+
 /**
  * Every link of the document, with the operation and status it leaves from, and with `infer` the links
  * inferred where the document has none for a path parameter (computed once per operation table).

@@ -17,14 +17,9 @@ const MODULES: Readonly<Record<string, ContractModule>> = Object.fromEntries(
   [sitemapModule, listingModule, schemasModule].map((m) => [m.operationId, m]),
 );
 
-/** Registers every module's checks, for its operation, into `registry` (the run's caller fills its registry). */
-export function withModuleChecks(registry: CheckRegistry): CheckRegistry {
-  for (const m of Object.values(MODULES)) registry.register(m.operationId, m.checks);
-  return registry;
-}
-
-/** Every check, generic and semantic: the registry a whole run and its replay use. */
-export const ALL_CHECKS: CheckRegistry = withModuleChecks(new CheckRegistry());
+/** Every check, generic and semantic (each module's for its operation): the registry a whole run and its replay use. */
+export const ALL_CHECKS: CheckRegistry = new CheckRegistry();
+for (const m of Object.values(MODULES)) ALL_CHECKS.register(m.operationId, m.checks);
 
 /** The module scenarios of an operation of the document. */
 export function moduleScenarios(model: SpecModel, settings: Settings, operationId: string): Scenario[] {
