@@ -23,12 +23,11 @@ import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
 import { CLEANUP, lifecycleScenarios, produce, substitute } from "../engine/lifecycle.js";
 import { mayCreate, track } from "../engine/resources.js";
-import { shardOperations } from "../model/link-groups.js";
 import type { Finding, ScenarioResult } from "../model/types.js";
 import { genericScenarios } from "../engine/phases.js";
 import { checkSelection, selectPhases } from "../engine/select.js";
-import { selectOperations } from "../config/select-operations.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "../engine/scenario.js";
+import { runShare, selectOperations } from "../config/select-operations.js";
 
 /** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
 const MAX_FINDINGS = 200;
@@ -99,13 +98,7 @@ export class ContractRun {
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
   operations() {
-    return this.settings.shard
-      ? shardOperations(
-          this.model.operations,
-          this.settings.shard,
-          orderingLinks(this.model.forRequests, this.settings.inferLinks),
-        )
-      : this.model.operations;
+    return runShare(this.model, this.settings).share;
   }
 
   /** Runs one scenario; never throws. */

@@ -4,10 +4,8 @@
  */
 import type { Scrubber } from "../../src/redact.js";
 import type { ScenarioResult } from "../model/types.js";
-import { selectOperations } from "../config/select-operations.js";
 import { specModel } from "../model/model.js";
 import { writeShardRecord } from "./shard.js";
-import { shardOperations } from "../model/link-groups.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
 import type { Settings } from "../config/settings.js";
 import { loadBaseline, updatedBaseline, writeBaseline, type Baseline } from "../report/baseline.js";
@@ -15,6 +13,7 @@ import { buildReport, type RunReport } from "../report/render.js";
 import type { ReachInput } from "../report/reach.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { writeReports } from "../report/write.js";
+import { runShare } from "../config/select-operations.js";
 
 /** What the end of a run produced. */
 export interface Finished {
@@ -62,11 +61,9 @@ export function finishRun(
       responses: responses.map((r) => r.status),
     }));
   // A shard's reports list its own operations; its record, for the merge, all of them.
-  const share = settings.shard
-    ? shardOperations(all, settings.shard, orderingLinks(model.forRequests, settings.inferLinks))
-    : all;
+  const { share, selected } = runShare(model, settings);
   const operations = listed(share);
-  const reach = reachInputOf(settings, all, share);
+  const reach = reachInputOf(settings, all, selected);
   const report = buildReport(
     { kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath },
     operations,
@@ -102,9 +99,9 @@ export function finishRun(
 function reachInputOf(
   settings: Pick<Settings, "operations" | "shard" | "minReach">,
   all: OperationEntry[],
-  share: OperationEntry[],
+  chosen: OperationEntry[],
 ): ReachInput {
-  const selected = selectOperations(share, settings).map((op) => op.operationId);
+  const selected = chosen.map((op) => op.operationId);
   const by = [
     ...(settings.operations ? ["--operations"] : []),
     ...(settings.shard ? [`--shard ${settings.shard.index}/${settings.shard.count}`] : []),

@@ -4,6 +4,8 @@
  * the checks. A selector that names nothing is an invalid setting naming the closest known name.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
+import { type Shard, shardOperations } from "../model/link-groups.js";
+import { type LinkDocument, orderingLinks } from "../model/links.js";
 import { closest, SettingsError } from "./options.js";
 
 /** A path glob as a regular expression: `*` is one segment (or part of one), `**` any number of segments. */
@@ -48,4 +50,19 @@ export function selectOperations<T extends OperationEntry>(
     );
   });
   return operations.filter((op) => tests.some((test) => test(op)));
+}
+
+/**
+ * The operations a run takes: its shard's share of the document (all of them without --shard), in the document's
+ * order, and of those the ones --operations selects. The settings size the budget by it, the run plans by it and
+ * the reports measure reach against it: one answer for the three.
+ */
+export function runShare(
+  doc: LinkDocument,
+  settings: { shard?: Shard | undefined; inferLinks: boolean; operations?: readonly string[] | undefined },
+): { share: OperationEntry[]; selected: OperationEntry[] } {
+  const share = settings.shard
+    ? shardOperations(doc.operations, settings.shard, orderingLinks(doc, settings.inferLinks))
+    : doc.operations;
+  return { share, selected: selectOperations(share, settings) };
 }

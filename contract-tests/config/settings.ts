@@ -11,9 +11,8 @@ import { SPEC_PATH } from "../../openapi/lib/spec.js";
 import { headerValueProblem } from "../../src/values.js";
 import { specModel } from "../model/model.js";
 import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
-import { selectOperations } from "./select-operations.js";
-import { type Shard, shardOperations } from "../model/link-groups.js";
-import { orderingLinks } from "../model/links.js";
+import { runShare } from "./select-operations.js";
+import type { Shard } from "../model/link-groups.js";
 
 export { SettingsError } from "./options.js";
 
@@ -292,12 +291,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const operations = list(o, "operations");
   // The budget scales with what the run takes: its shard's operations, narrowed by --operations.
   const inferLinks = (o.get("infer-links")?.value as boolean | undefined) ?? true;
-  const share = shard
-    ? shardOperations(model.operations, shard, orderingLinks(model.forRequests, inferLinks))
-    : model.operations;
-  const selected = selectOperations(share, {
-    operations,
-  }).length;
+  const selected = runShare(model, { shard, inferLinks, operations }).selected.length;
   return {
     kind,
     baseUrl,
