@@ -93,9 +93,13 @@ function rootCause(err: unknown): { code: string | undefined; root: unknown } {
  * Why a body whose status line and headers arrived could not be read (not a deadline: the caller knows that
  * one): `encoding`, it does not decode as its Content-Encoding says; `cut`, the connection ended before it was
  * complete. `detail` names the Content-Encoding or Content-Length, the bytes that arrived, and the decoder's or
- * socket's error (e.g. `incorrect header check (Z_DATA_ERROR)`, `other side closed (UND_ERR_SOCKET)`).
+ * socket's error (e.g. `incorrect header check (Z_DATA_ERROR)`, `other side closed (UND_ERR_SOCKET)`);
+ * `bytesRead`, the (decoded) bytes that arrived first.
  */
-export function bodyFailureOf(err: unknown, headers: Headers): { kind: "encoding" | "cut"; detail: string } {
+export function bodyFailureOf(
+  err: unknown,
+  headers: Headers,
+): { kind: "encoding" | "cut"; detail: string; bytesRead: number } {
   const bytesRead = err instanceof BodyReadError ? err.bytesRead : 0;
   const { code, root } = rootCause(err instanceof BodyReadError ? err.cause : err);
   const coding = headers.get("content-encoding")?.trim();
@@ -106,6 +110,7 @@ export function bodyFailureOf(err: unknown, headers: Headers): { kind: "encoding
     return {
       kind: "encoding",
       detail: `the body does not decode as its Content-Encoding (${coding}) says, after ${bytes}: ${cause}`,
+      bytesRead,
     };
   return {
     kind: "cut",
@@ -113,6 +118,7 @@ export function bodyFailureOf(err: unknown, headers: Headers): { kind: "encoding
       length !== null && !coding
         ? `the body ended after ${bytesRead} of the ${length} bytes its Content-Length declares: ${cause}`
         : `the body ended before it was complete (after ${bytes}${length !== null ? `; Content-Length ${length}` : ", chunked"}): ${cause}`,
+    bytesRead,
   };
 }
 

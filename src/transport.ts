@@ -184,7 +184,7 @@ export function createTransport(config: TransportConfig): Transport {
         } catch (err) {
           if (deadline.timedOut() || deadline.callerAborted()) throw err;
           // The service answered: a body that does not decode or ends early is no connection failure.
-          const { kind, detail } = bodyFailureOf(err, res.headers);
+          const { kind, detail, bytesRead } = bodyFailureOf(err, res.headers);
           throw new ResponseBodyError(
             {
               status: res.status,
@@ -192,7 +192,7 @@ export function createTransport(config: TransportConfig): Transport {
               headers: scrubbedHeaders(res.headers, scrubber),
               kind,
               detail: scrubber.text(detail),
-              bytesRead: err instanceof BodyReadError ? err.bytesRead : 0,
+              bytesRead,
               method,
               path,
               attempts: attempt,

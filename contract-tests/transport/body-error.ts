@@ -10,26 +10,21 @@ import type { BodyError } from "../model/types.js";
 
 /**
  * Why a body whose headers arrived could not be read: `err` is what the read threw (its cause chain holds the
- * decoder's or the socket's error), `bytesRead` the bytes that arrived first, `timedOut` whether the request's
- * deadline ended it.
+ * decoder's or the socket's error, and the bytes that arrived first), `timedOut` whether the request's deadline
+ * ended it.
  */
-export function bodyFailure(
-  err: unknown,
-  headers: Headers,
-  bytesRead: number,
-  timeoutMs: number,
-  timedOut: boolean,
-): BodyError {
+export function bodyFailure(err: unknown, headers: Headers, timeoutMs: number, timedOut: boolean): BodyError {
+  const failure = bodyFailureOf(err, headers);
+  if (!timedOut) return failure;
+  const { bytesRead } = failure;
   const coding = headers.get("content-encoding")?.trim();
   const length = headers.get("content-length");
   const bytes = `${bytesRead} ${coding ? "decoded " : ""}bytes`;
-  if (timedOut)
-    return {
-      kind: "timeout",
-      detail: `the body did not finish within the request's deadline of ${timeoutMs} ms (${bytes} arrived${length !== null ? ` of the ${length} its Content-Length declares` : ""})`,
-      bytesRead,
-    };
-  return { ...bodyFailureOf(err, headers), bytesRead };
+  return {
+    kind: "timeout",
+    detail: `the body did not finish within the request's deadline of ${timeoutMs} ms (${bytes} arrived${length !== null ? ` of the ${length} its Content-Length declares` : ""})`,
+    bytesRead,
+  };
 }
 
 /** The offset of the first byte of `bytes` that is not part of a valid UTF-8 sequence, or -1 when all are. */

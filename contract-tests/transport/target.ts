@@ -6,7 +6,7 @@
  * went wrong with a body after its status line as the target's (`bodyError`), stops sending when the request
  * budget is spent, and opens a breaker after consecutive requests with no answer or no whole body in time.
  */
-import { BodyReadError, readLimited, type LimitedBody } from "../../src/body.js";
+import { readLimited, type LimitedBody } from "../../src/body.js";
 import { causeText } from "../../src/errors.js";
 import { createScrubber, type Scrubber } from "../../src/redact.js";
 import { retryAfterMs, sleep } from "../../src/retry.js";
@@ -323,8 +323,7 @@ export function createTarget(
       try {
         read = await readLimited(res, settings.maxBodyBytes, false, deadline.signal);
       } catch (err) {
-        const bytesRead = err instanceof BodyReadError ? err.bytesRead : 0;
-        bodyError = bodyFailure(err, res.headers, bytesRead, timeoutMs, deadline.signal.aborted);
+        bodyError = bodyFailure(err, res.headers, timeoutMs, deadline.signal.aborted);
         bodyError.detail = scrubber.text(bodyError.detail);
       } finally {
         clearTimeout(timer);
