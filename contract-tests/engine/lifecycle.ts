@@ -14,7 +14,7 @@ import type { Settings } from "../config/settings.js";
 import { SkipScenario, type RequestSpec } from "../transport/target.js";
 import type { CheckContext, Exchange } from "../model/types.js";
 import { boundaries, INT32_MAX, INT64_MAX, validSamples, typesOf } from "./generate.js";
-import { allLinks, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
+import { allLinks, bodyMember, familyOf, linkParameter, type SourcedLink } from "../model/links.js";
 import { base, ready } from "./phases.js";
 import { baseValues, cloneValues, expandPath, toRequest, withConfiguredMembers, type Values } from "./requests.js";
 import { planOf } from "./plan.js";
@@ -67,17 +67,6 @@ export async function substitute(
     if (r) params = { ...params, [name]: r.value };
   }
   return params === spec.pathParams ? spec : { ...spec, pathParams: params, path: expandPath(op, params) };
-}
-
-/**
- * Where a body expression points: the object holding the identifier (a JSON pointer, still escaped) and the
- * identifier's member (its name, unescaped: `~1` is `/`, `~0` is `~`, RFC 6901).
- */
-export function bodyMember(expr: unknown): { object: string; member: string } | undefined {
-  if (typeof expr !== "string" || !expr.startsWith("$response.body#")) return undefined;
-  const segments = expr.slice("$response.body#".length).split("/").slice(1);
-  const member = segments.pop()?.replace(/~1/g, "/").replace(/~0/g, "~");
-  return member === undefined ? undefined : { object: segments.length ? `/${segments.join("/")}` : "", member };
 }
 
 const objectAt = (json: unknown, pointer: string): Record<string, unknown> => {

@@ -45,17 +45,35 @@ export function evaluate(expr: unknown, ex: Exchange): unknown {
   return expr.replace(EMBEDDED, (_m, inner: string) => String(single(inner, ex) ?? ""));
 }
 
+/** The member names a `$response.body#/...` expression walks, unescaped (RFC 6901); undefined for any other. */
+export function bodySegments(expr: unknown): string[] | undefined {
+  if (typeof expr !== "string" || !expr.startsWith("$response.body#")) return undefined;
+  return expr
+    .slice("$response.body#".length)
+    .split("/")
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * Where a body expression points: the object holding the identifier (a JSON pointer) and the identifier's member
+ * (its name, unescaped).
+ */
+export function bodyMember(expr: unknown): { object: string; member: string } | undefined {
+  const segments = bodySegments(expr);
+  const member = segments?.pop();
+  return member === undefined ? undefined : { object: toPointer(segments!), member };
+}
+
 /**
  * Every value a body pointer expression names across the arrays it indexes: `#/data/results/0/id` gives the
  * id of every result (the account's identifiers, for the isolation phase and for picking unknown ones).
  */
 export function everyValue(expr: unknown, ex: Exchange): unknown[] {
-  if (typeof expr !== "string" || !expr.startsWith("$response.body#"))
-    return [evaluate(expr, ex)].filter((v) => v !== undefined);
-  const segments = expr.slice("$response.body#".length).split("/").slice(1);
+  const segments = bodySegments(expr);
+  if (!segments) return [evaluate(expr, ex)].filter((v) => v !== undefined);
   let current: unknown[] = [ex.response.json];
-  for (const seg of segments) {
-    const key = seg.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const key of segments) {
     current = current.flatMap((node) => {
       if (/^\d+$/.test(key) && Array.isArray(node)) return node;
       return node !== null && typeof node === "object" && key in (node as object)

@@ -8,9 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
-import { bodyMember } from "../engine/lifecycle.js";
 import { producersOf } from "../engine/resources.js";
-import { allLinks } from "../model/links.js";
+import { allLinks, bodyMember } from "../model/links.js";
 import { SpecModel } from "../model/model.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
 
