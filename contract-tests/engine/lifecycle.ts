@@ -110,12 +110,12 @@ function familiesOf(model: SpecModel, settings: Settings, operations: OperationE
   if (wanted.size === 0) return out;
   const byPath = new Map<string, OperationEntry[]>();
   for (const o of model.operations) byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
-  const byId = new Map(model.operations.map((o) => [o.operationId, o]));
   const lists = new Map<string, NonNullable<Family["list"]>>();
   for (const l of links) {
-    const source = byId.get(l.source);
-    const target = byId.get(l.link.operationId);
-    if (source?.method !== "GET" || !target) continue;
+    if (!model.has(l.source) || !model.has(l.link.operationId)) continue;
+    const source = model.operation(l.source);
+    const target = model.operation(l.link.operationId);
+    if (source.method !== "GET") continue;
     for (const [name, expr] of Object.entries(l.link.parameters)) {
       const p = linkParameter(target, name);
       const family = p?.in === "path" ? familyOf(target.path, p.name) : undefined;
@@ -337,9 +337,15 @@ async function cleanup(ctx: ScenarioContext): Promise<void> {
     ctx.verdict.notes.push("created nothing");
     return;
   }
+  // The delete of each family (the first the document lists), found once.
+  const removes = new Map<string, OperationEntry>();
+  for (const o of ctx.model.operations) {
+    const family = o.method === "DELETE" ? itemOf(o)?.family : undefined;
+    if (family && !removes.has(family)) removes.set(family, o);
+  }
   const answers = new Map<Resource, Exchange>();
   for (const r of created.filter((x) => x.alive)) {
-    const remove = ctx.model.operations.find((o) => o.method === "DELETE" && itemOf(o)?.family === r.family);
+    const remove = removes.get(r.family);
     if (!remove) continue;
     try {
       answers.set(
