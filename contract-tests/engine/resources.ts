@@ -14,6 +14,7 @@ import {
   familyOf,
   linkParameter,
   linksFrom,
+  perDocument,
   type LinkDocument,
   type SourcedLink,
 } from "../model/links.js";
@@ -56,12 +57,8 @@ const producers = new WeakMap<OperationEntry[], Map<boolean, Map<string, Sourced
  * once per document.
  */
 export function producersOf(linkDoc: LinkDocument, infer: boolean, family: string): SourcedLink[] {
-  const doc = linkDoc.forResponses ?? linkDoc;
-  const cached = producers.get(doc.operations) ?? new Map<boolean, Map<string, SourcedLink[]>>();
-  producers.set(doc.operations, cached);
-  let index = cached.get(infer);
-  if (!index) {
-    index = new Map();
+  const index = perDocument(producers, linkDoc, infer, (doc) => {
+    const byFamily = new Map<string, SourcedLink[]>();
     const byId = new Map(doc.operations.map((o) => [o.operationId, o]));
     for (const l of allLinks(doc, infer)) {
       const target = byId.get(l.link.operationId);
@@ -73,10 +70,10 @@ export function producersOf(linkDoc: LinkDocument, infer: boolean, family: strin
           return f ? [f] : [];
         }),
       );
-      for (const f of families) index.set(f, [...(index.get(f) ?? []), l]);
+      for (const f of families) byFamily.set(f, [...(byFamily.get(f) ?? []), l]);
     }
-    cached.set(infer, index);
-  }
+    return byFamily;
+  });
   return index.get(family) ?? [];
 }
 

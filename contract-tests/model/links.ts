@@ -46,7 +46,7 @@ export function evaluate(expr: unknown, ex: Exchange): unknown {
 }
 
 /** The member names a `$response.body#/...` expression walks, unescaped (RFC 6901); undefined for any other. */
-export function bodySegments(expr: unknown): string[] | undefined {
+function bodySegments(expr: unknown): string[] | undefined {
   if (typeof expr !== "string" || !expr.startsWith("$response.body#")) return undefined;
   return expr
     .slice("$response.body#".length)
@@ -113,6 +113,26 @@ export interface LinkDocument {
 const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 
+/**
+ * `compute`'s answer for a document (read for responses: see {@link LinkDocument.forResponses}) and `infer`,
+ * computed once per operation table and kept in `cache`.
+ */
+export function perDocument<T>(
+  cache: WeakMap<OperationEntry[], Map<boolean, T>>,
+  linkDoc: LinkDocument,
+  infer: boolean,
+  compute: (doc: LinkDocument) => T,
+): T {
+  const doc = linkDoc.forResponses ?? linkDoc;
+  let byInfer = cache.get(doc.operations);
+  if (!byInfer) {
+    byInfer = new Map();
+    cache.set(doc.operations, byInfer);
+  }
+  if (!byInfer.has(infer)) byInfer.set(infer, compute(doc));
+  return byInfer.get(infer)!;
+}
+
 /** The links of one `allLinks` answer by the operation they leave from and by the one they lead to. */
 const endsOf = new WeakMap<SourcedLink[], { from: Map<string, SourcedLink[]>; to: Map<string, SourcedLink[]> }>();
 
@@ -142,16 +162,10 @@ export const linksTo = (doc: LinkDocument, infer: boolean, operationId: string):
  * inferred where the document has none for a path parameter (computed once per operation table).
  */
 export function allLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
-  const doc = linkDoc.forResponses ?? linkDoc;
-  const cached = linksOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
-  linksOf.set(doc.operations, cached);
-  let links = cached.get(infer);
-  if (!links) {
+  return perDocument(linksOf, linkDoc, infer, (doc) => {
     const written = writtenLinks(doc.operations);
-    links = infer ? [...written, ...inferredLinks(doc, written)] : written;
-    cached.set(infer, links);
-  }
-  return links;
+    return infer ? [...written, ...inferredLinks(doc, written)] : written;
+  });
 }
 
 /**
@@ -160,11 +174,7 @@ export function allLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
  * from.
  */
 export function orderingLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
-  const doc = linkDoc.forResponses ?? linkDoc;
-  const cached = orderingOf.get(doc.operations) ?? new Map<boolean, SourcedLink[]>();
-  orderingOf.set(doc.operations, cached);
-  let links = cached.get(infer);
-  if (!links) {
+  return perDocument(orderingOf, linkDoc, infer, (doc) => {
     const listings = new Map<string, OperationEntry[]>();
     for (const l of doc.operations.filter((o) => o.method === "GET")) {
       const list = listings.get(l.path);
@@ -182,10 +192,8 @@ export function orderingLinks(linkDoc: LinkDocument, infer: boolean): SourcedLin
             })),
           )
       : [];
-    links = [...allLinks(doc, infer), ...creates];
-    cached.set(infer, links);
-  }
-  return links;
+    return [...allLinks(doc, infer), ...creates];
+  });
 }
 
 /** The links the document writes, with the operation and status each leaves from. */

@@ -372,30 +372,19 @@ function compareParameters(pair: Pair, o: OperationPair, operation: string): voi
       continue;
     }
     const [x, y] = [a.param, b.param];
-    if (required(x) !== required(y))
-      emit(
-        required(y) ? "request-parameter-became-required" : "request-parameter-became-optional",
-        b,
-        required(x),
-        required(y),
-        "required",
-      );
-    if (Boolean(x.deprecated) !== Boolean(y.deprecated))
-      emit(
-        y.deprecated ? "request-parameter-deprecated" : "request-parameter-reactivated",
-        b,
-        x.deprecated,
-        y.deprecated,
-        "deprecated",
-      );
-    if (Boolean(x.allowEmptyValue) !== Boolean(y.allowEmptyValue))
-      emit(
-        y.allowEmptyValue ? "request-parameter-empty-value-allowed" : "request-parameter-empty-value-refused",
-        b,
-        x.allowEmptyValue,
-        y.allowEmptyValue,
+    // A flag of the parameter turned on or off: the rule for each way (values reported as the documents write them).
+    const flags: Array<[key: string, get: (p: any) => unknown, on: string, off: string]> = [
+      ["required", required, "request-parameter-became-required", "request-parameter-became-optional"],
+      ["deprecated", (p) => p.deprecated, "request-parameter-deprecated", "request-parameter-reactivated"],
+      [
         "allowEmptyValue",
-      );
+        (p) => p.allowEmptyValue,
+        "request-parameter-empty-value-allowed",
+        "request-parameter-empty-value-refused",
+      ],
+    ];
+    for (const [flag, get, on, off] of flags)
+      if (Boolean(get(x)) !== Boolean(get(y))) emit(get(y) ? on : off, b, get(x), get(y), flag);
     if (!same(SERIALIZATION(x), SERIALIZATION(y)))
       emit("request-parameter-serialization-changed", b, SERIALIZATION(x), SERIALIZATION(y));
     for (const k of ["description", "example", "examples"])
