@@ -3,7 +3,6 @@
  * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
  * and the self-tests both drive it.
  */
-import { DocumentError } from "../../openapi/lib/document-error.js";
 import { causeText } from "../../src/errors.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
@@ -17,32 +16,16 @@ import {
   type Baseline,
 } from "../report/baseline.js";
 import type { Settings } from "../config/settings.js";
-import { createTarget, SkipScenario, USER_AGENT, type Recover, type Target } from "../transport/target.js";
+import { createTarget, USER_AGENT, type Recover, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
-import { CLEANUP, lifecycleScenarios, produce, substitute } from "../engine/lifecycle.js";
-import { mayCreate, track } from "../engine/resources.js";
-import type { Finding, ScenarioResult } from "../model/types.js";
-import { genericScenarios } from "../engine/phases.js";
+import type { ScenarioResult } from "../model/types.js";
+import { Executor } from "../engine/executor.js";
+import { planScenarios } from "../engine/phases/index.js";
 import { checkSelection, selectPhases } from "../engine/select.js";
-import { Verdict, type RunState, type Scenario, type ScenarioContext } from "../engine/scenario.js";
+import type { RunState, Scenario } from "../engine/scenario.js";
 import { runShare, selectOperations } from "../config/select-operations.js";
-
-/** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
-const MAX_FINDINGS = 200;
-
-/** One entry per finding and place (array indices folded), with how often it occurred. */
-function distinct(findings: Finding[]): Finding[] {
-  const byKey = new Map<string, Finding>();
-  for (const f of findings) {
-    const key = sameFindingKey(f);
-    const seen = byKey.get(key);
-    if (seen) seen.count = (seen.count ?? 1) + 1;
-    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
-  }
-  return [...byKey.values()];
-}
 
 /** A planned and running suite against one target. */
 export class ContractRun {
@@ -53,8 +36,7 @@ export class ContractRun {
     checks: ALL_CHECKS,
     resources: { created: [], deleted: new Set() },
   };
-  /** The keys of the baseline entries that accept findings (an expired entry accepts nothing). */
-  readonly #accepting: Set<string>;
+  readonly executor: Executor;
 
   /** `baseline`: the run's baseline when the caller has read it already (it is read from the settings otherwise). */
   constructor(
@@ -66,34 +48,35 @@ export class ContractRun {
     this.model = specModel(settings.specPath);
     this.target = createTarget(settings, wireRules(this.model.operations), recover);
     const now = today();
-    this.#accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
+    // The keys of the baseline entries that accept findings (an expired entry accepts nothing).
+    const accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
+    this.executor = new Executor({
+      settings,
+      model: this.model,
+      target: this.target,
+      state: this.state,
+      timeoutOf: (operationId) => timeoutFor(settings, operationId),
+      accepted: (f) => accepting.has(findingKey(f)),
+      identity: sameFindingKey,
+    });
   }
 
-  /** Every scenario, in the order they run: per operation of the document, the generic phases then its module's. */
+  /** Every scenario, in the order they run: per operation of the document, its phases' (and module's), then the run's. */
   scenarios(): Scenario[] {
     checkSelection(this.settings, this.state.checks.ids());
     const operations = selectOperations(
       linkOrder(this.operations(), orderingLinks(this.model.forRequests, this.settings.inferLinks)),
       this.settings,
     );
-    const planned = selectPhases(
-      [
-        ...operations.flatMap((op) => [
-          ...genericScenarios(this.model, this.settings, op),
-          ...moduleScenarios(this.model, this.settings, op.operationId),
-        ]),
-        ...lifecycleScenarios(this.model.forRequests, this.settings, operations),
-      ],
+    return selectPhases(
+      planScenarios({
+        model: this.model.forRequests,
+        settings: this.settings,
+        operations,
+        modules: (operationId) => moduleScenarios(this.model, this.settings, operationId),
+      }),
       this.settings,
     );
-    // Each operation's scenarios together, in the run's order (its lifecycle and unknown-ids ones too): a sharded
-    // run's merge orders results so, and the two must read the same.
-    const rank = new Map(operations.map((op, i) => [op.operationId, i]));
-    planned.sort((x, y) => (rank.get(x.operation) ?? rank.size) - (rank.get(y.operation) ?? rank.size));
-    // Whatever the selection, what a live run created is cleaned up at its end (where the document lets it create).
-    return this.settings.kind === "live" && mayCreate(this.model.forRequests, this.settings.inferLinks)
-      ? [...planned, CLEANUP]
-      : planned;
   }
 
   /** The operations this run takes: all of them, or its shard's share (before --operations narrows them). */
@@ -102,68 +85,8 @@ export class ContractRun {
   }
 
   /** Runs one scenario; never throws. */
-  async execute(s: Scenario): Promise<ScenarioResult> {
-    const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
-      id: s.id,
-      operation: s.operation,
-      phase: s.phase,
-      title: s.title,
-      status,
-      findings: [],
-      accepted: [],
-      exchanges: 0,
-      ...extra,
-    });
-    const stopped = s.skip ?? this.target.stopped();
-    if (stopped) return result("skipped", { skipReason: stopped, ...(s.skip ? {} : { notRun: stopped }) });
-    const verdict = new Verdict(this.settings, this.model, this.state);
-    const ctx: ScenarioContext = {
-      settings: this.settings,
-      // Scenarios build requests: they read the document for requests; the verdict checks responses.
-      model: this.model.forRequests,
-      target: this.target,
-      state: this.state,
-      verdict,
-      send: async (spec, c, extra) => {
-        const sent = await substitute(ctx, spec, c?.intent);
-        const ex = verdict.check(await ctx.sendUnjudged(sent), extra, c);
-        if (this.settings.kind === "live")
-          track(this.model.forRequests, this.settings.inferLinks, this.state.resources, ex);
-        return ex;
-      },
-      sendUnjudged: (spec) => this.target.send({ timeoutMs: timeoutFor(this.settings, spec.operation), ...spec }),
-      produce: (family, depth) => produce(ctx, family, depth),
-    };
-    let skipReason: string | undefined;
-    let error: string | undefined;
-    try {
-      await s.run(ctx);
-    } catch (err) {
-      if (err instanceof SkipScenario) skipReason = err.message;
-      // A schema of the document that cannot be compiled: the scenario cannot judge it, and says where and why.
-      else if (err instanceof DocumentError) skipReason = `skipped: the document cannot be used here: ${err.message}`;
-      else
-        error = this.target.scrubber
-          .text(err instanceof Error ? (err.stack ?? err.message) : String(err))
-          .slice(0, 4000);
-    }
-    const all = distinct(verdict.findings);
-    // An expired entry accepts nothing: its finding fails the run again.
-    const accepted = all.filter((f) => this.#accepting.has(findingKey(f)));
-    const findings = all.filter((f) => !accepted.includes(f));
-    const failed = error !== undefined || findings.some((f) => f.severity === "error");
-    // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.
-    const cut = skipReason !== undefined && skipReason === this.target.stopped();
-    return result(failed ? "failed" : skipReason ? "skipped" : "passed", {
-      findings,
-      accepted,
-      exchanges: verdict.exchanges,
-      ...(Object.keys(verdict.answered).length ? { answered: verdict.answered } : {}),
-      ...(skipReason ? { skipReason } : {}),
-      ...(error ? { error } : {}),
-      ...(cut ? { notRun: skipReason } : {}),
-      ...(verdict.notes.length ? { notes: verdict.notes } : {}),
-    });
+  execute(s: Scenario): Promise<ScenarioResult> {
+    return this.executor.execute(s);
   }
 
   /** The baseline entries whose expiry day is over. */
@@ -265,6 +188,7 @@ export function preflightResults(run: ContractRun, scenarios: Scenario[], reason
       title: s.title,
       status: "skipped",
       skipReason: `skipped: the target did not answer the preflight (${reason})`,
+      skip: { kind: "cut", by: "preflight", text: `the target did not answer the preflight (${reason})` },
       findings: [],
       accepted: [],
       exchanges: 0,
@@ -279,7 +203,5 @@ export async function runContract(settings: Settings): Promise<{ run: ContractRu
   const reason = await preflight(settings, run.recover);
   const scenarios = run.scenarios();
   if (reason) return { run, results: preflightResults(run, scenarios, reason) };
-  const results: ScenarioResult[] = [];
-  for (const s of scenarios) results.push(await run.execute(s));
-  return { run, results };
+  return { run, results: await run.executor.executeAll(scenarios) };
 }

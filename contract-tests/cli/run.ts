@@ -81,32 +81,33 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
     },
     Math.min(1000, settings.heartbeatMs),
   );
-  const results: ScenarioResult[] = [];
-  let failures = 0;
   const width = String(scenarios.length).length;
+  // The scenarios running now, for the heartbeat (several with more than one worker).
+  const running = new Map<number, { label: string; since: number }>();
+  const labelOf = (s: Scenario) =>
+    `${s.operation} › ${s.id.startsWith(`${s.operation}/`) ? s.id.slice(s.operation.length + 1) : s.phase}`;
+  current = "";
+  let results: ScenarioResult[];
   try {
-    for (const [i, s] of scenarios.entries()) {
-      const limit =
-        settings.maxFailures !== undefined && failures >= settings.maxFailures
-          ? `skipped: ${plural(failures, "scenario")} failed, the limit of --max-failures ${settings.maxFailures}`
-          : undefined;
-      // The scenario as its id names it after the operation: the phase, and what in it (links/listById, walk).
-      current = `${s.operation} › ${s.id.startsWith(`${s.operation}/`) ? s.id.slice(s.operation.length + 1) : s.phase}`;
-      const before = run.target.requestsSent();
-      const t0 = Date.now();
-      const result = await run.execute(limit ? { ...s, skip: limit } : s);
-      result.requestsSent = run.target.requestsSent();
-      results.push(result);
-      if (result.status === "failed") failures++;
-      const errors = result.findings.filter((f) => f.severity === "error").length;
-      const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
-      const counts =
-        `${plural(run.target.requestsSent() - before, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ` +
-        `${seconds(Date.now() - t0)}`;
-      print(
-        `[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${current} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`,
-      );
-    }
+    results = await run.executor.executeAll(scenarios, {
+      started: (s, i) => {
+        running.set(i, { label: labelOf(s), since: Date.now() });
+        current = labelOf(s);
+      },
+      finished: (result, i) => {
+        const started = running.get(i);
+        running.delete(i);
+        current = [...running.values()].map((r) => r.label).join(", ");
+        const errors = result.findings.filter((f) => f.severity === "error").length;
+        const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
+        const counts =
+          `${plural(result.sent ?? 0, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ` +
+          `${seconds(Date.now() - (started?.since ?? Date.now()))}`;
+        print(
+          `[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${started?.label ?? result.id} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`,
+        );
+      },
+    });
   } finally {
     clearInterval(heartbeat);
     run.target.send = send;

@@ -25,6 +25,8 @@ export interface Settings {
   apiKey: string;
   /** A key of another account, for the account-isolation phase. */
   secondApiKey: string | undefined;
+  /** How many requests the suite has in flight at once (--workers); one when absent. */
+  workers?: number;
   /** Values for parameters and body members: `operationId.name` or `name` to a value. */
   params: Record<string, unknown>;
   /** The OpenAPI document the suite reads (CONTRACT_SPEC; default openapi/openapi.yaml). */

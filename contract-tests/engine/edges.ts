@@ -20,11 +20,9 @@ import type { RequestSpec } from "../transport/target.js";
 import type { SpecModel } from "../model/model.js";
 import { MAX_GENERATED_ITEMS, MAX_GENERATED_LENGTH } from "./bounds.js";
 import { INT32_MAX, INT64_MAX, typesOf, validSamples } from "./generate.js";
-import { bucketOf, cloneValues, readBack, serialize, toRequest, type Values } from "./requests.js";
+import { bucketOf, cloneValues, readBack, serialize, type Values } from "./requests.js";
 import { planOf } from "./plan.js";
 import { fromWire } from "../model/wire-values.js";
-import type { ScenarioContext } from "./scenario.js";
-import { skip } from "./skip.js";
 
 /**
  * The length of a long string: a few kilobytes, far beyond what a name or an id needs, cheap to send (within the
@@ -426,28 +424,4 @@ export function edgeRequests(
     }
   }
   return out.slice(0, EDGE_REQUESTS_PER_OPERATION);
-}
-
-/**
- * The phase: each edge request sent, its answer need only be documented and not a server error; then each
- * value-class request (identifiers only of a safe operation on a live target), null and text outside ASCII
- * to be accepted, a 64-bit edge answered as documented and never with a 5xx.
- */
-export async function edges(
-  ctx: ScenarioContext,
-  op: OperationEntry,
-  values: Values,
-  linked: (p: ParameterEntry) => unknown[] | undefined,
-): Promise<void> {
-  const changeIds = op.safe || ctx.settings.kind !== "live";
-  const requests = [
-    ...edgeRequests(ctx.model, op, values, linked),
-    ...valueClassRequests(ctx.model, op, values, linked, changeIds),
-  ];
-  if (requests.length === 0)
-    skip(
-      "skipped: the document bounds every value of this operation (or sets none the " +
-        "suite can grow; a link-fed identifier is left as the link gave it)",
-    );
-  for (const r of requests) await ctx.send(toRequest(op, r.values, r.extra), { intent: r.intent ?? "conforming" });
 }

@@ -12,9 +12,8 @@ import {
 } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
-import { configuredValue, type Settings } from "../config/settings.js";
 import type { RequestSpec } from "../transport/target.js";
-import { jsonType, validSamples } from "./generate.js";
+import { jsonType } from "./generate.js";
 import { fromWire } from "../model/wire-values.js";
 import { planOf, writingOf } from "./plan.js";
 
@@ -327,9 +326,6 @@ export function wireLoss(model: SpecModel, op: OperationEntry, value: unknown): 
   );
 }
 
-/** Where the base values of an operation come from, or why there are none. */
-export type BaseValues = { values: Values; pairedWith?: string } | { skip: string };
-
 /** Why a documented example breaks its own schema (read as the server reads it), or undefined when it is valid. */
 export function exampleProblem(
   model: SpecModel,
@@ -351,112 +347,4 @@ export function exampleProblem(
     `the document's example breaks its own schema (${err.instancePath || "(root)"} ${err.message ?? err.keyword}, ` +
     `#${pointer}): a defect of the document, so its refusal is no broken promise`
   );
-}
-
-/** A value for one parameter: configured, else a documented example that is valid, else generated from its schema. */
-export function parameterValue(
-  model: SpecModel,
-  settings: Settings,
-  op: OperationEntry,
-  p: ParameterEntry,
-  useExamples: boolean,
-): { value: unknown } | undefined {
-  const configured = configuredValue(settings, op.operationId, p.name);
-  if (configured.found) return { value: configured.value };
-  const example = useExamples ? p.examples.find((e) => !exampleProblem(model, op, p, e.value)) : undefined;
-  if (example) return { value: example.value };
-  const [sample] = validSamples(model, p.schemaPointer, 1, settings.seed);
-  return sample === undefined ? undefined : { value: sample };
-}
-
-/** Top-level body members the settings pin (e.g. `createSitemapRequest.url`), applied over an object body. */
-export function withConfiguredMembers(settings: Settings, op: OperationEntry, body: unknown, except?: string): unknown {
-  if (jsonType(body) !== "object") return body;
-  const out = dict(body as Record<string, unknown>);
-  for (const key of Object.keys(settings.params)) {
-    const [opId, name] = key.includes(".") ? key.split(".", 2) : [op.operationId, key];
-    if (
-      opId === op.operationId &&
-      name &&
-      name !== except &&
-      !op.parameters.some((p) => p.name === name) &&
-      (Object.hasOwn(out, name) || key.includes("."))
-    )
-      out[name] = settings.params[key];
-  }
-  return out;
-}
-
-/** Headers Node's fetch (undici) adds to a request that does not set them. */
-const TRANSPORT_HEADERS = new Set(["accept-encoding", "accept-language", "sec-fetch-mode"]);
-
-/**
- * The base request of an operation: required parameters and the body, from settings, examples or generated
- * data. On a live target the path parameters of an operation that changes state come only from the settings
- * (the suite never writes to a resource it was not given), and those of a safe one from the settings or `linked`.
- */
-export function baseValues(
-  model: SpecModel,
-  settings: Settings,
-  op: OperationEntry,
-  linked: Record<string, unknown> = {},
-): BaseValues {
-  const live = settings.kind === "live";
-  const values = emptyValues();
-  for (const p of op.parameters) {
-    if (p.in === "path") {
-      const configured = configuredValue(settings, op.operationId, p.name);
-      if (configured.found) values.path[p.name] = configured.value;
-      else if (Object.hasOwn(linked, p.name)) values.path[p.name] = linked[p.name];
-      else if (live)
-        return {
-          skip: `skipped: needs CONTRACT_PARAMS {"${op.operationId}.${p.name}": ...}${op.safe ? " (or a link that supplies it)" : " (a resource the suite may change)"}`,
-        };
-      else {
-        const v = parameterValue(model, settings, op, p, true);
-        if (!v) return { skip: `skipped: no value for the path parameter ${p.name}` };
-        values.path[p.name] = v.value;
-      }
-      continue;
-    }
-    // A header the transport writes itself when the request has none (fetch's Accept-Encoding, say) is sent
-    // with a valid value, so the request never carries one the document rules out that the suite did not choose.
-    const transportOwned = p.in === "header" && TRANSPORT_HEADERS.has(p.name.toLowerCase());
-    if (!p.required && !transportOwned) continue;
-    const v = parameterValue(model, settings, op, p, true);
-    if (!v) {
-      if (!p.required) continue;
-      return { skip: `skipped: no value for the required ${p.in} parameter ${p.name}` };
-    }
-    bucketOf(values, p.in)[p.name] = v.value;
-  }
-  const media = planOf(op).body?.media;
-  const written = op.requestBody?.content.map((m) => m.mediaType) ?? [];
-  if (!media && op.requestBody?.required && written.length > 0) {
-    return {
-      skip:
-        `skipped: the request body is ${written.join(" or ")}, which the suite does not write ` +
-        `(it writes JSON, URL-encoded and multipart forms, and text)`,
-    };
-  }
-  if (media) {
-    const example = media.examples.find((e) => !exampleProblem(model, op, "body", e.value));
-    const pointer = media.schemaPointer;
-    const [first] = example || !pointer ? [] : validSamples(model, pointer, 1, settings.seed);
-    // A generated body the wire carries as it is (see wireLoss) is preferred to one it cannot.
-    const carried =
-      pointer && first !== undefined && wireLoss(model, op, first)
-        ? validSamples(model, pointer, 5, settings.seed).find((b) => !wireLoss(model, op, b))
-        : undefined;
-    const body = example ? example.value : pointer ? (carried ?? first) : {};
-    if (body === undefined) {
-      return {
-        skip:
-          `skipped: no valid ${media.mediaType} body could be generated from the schema at ${media.schemaPointer} ` +
-          `(none that ajv accepts); give the request body an example in the document`,
-      };
-    }
-    values.body = { value: withConfiguredMembers(settings, op, structuredClone(body)) };
-  }
-  return { values };
 }

@@ -7,8 +7,10 @@ import type { Settings } from "../config/settings.js";
 import { addAnswered, isSuccess } from "../model/exchange.js";
 import type { SpecModel } from "../model/model.js";
 import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
-import type { RequestSpec, Target } from "../transport/target.js";
+import type { RequestSpec } from "../transport/target.js";
 import type { Resource, Resources } from "./resources.js";
+import type { PhaseId } from "../model/phases.js";
+import type { Outcome, SkipReason } from "../model/skip.js";
 import { fromWire } from "../model/wire-values.js";
 import { wireLoss } from "./requests.js";
 
@@ -78,6 +80,8 @@ export class Verdict {
   /** What the scenario tells the reader besides findings (what the run created and left behind). */
   readonly notes: string[] = [];
   exchanges = 0;
+  /** Requests the scenario sent (counted by the executor). */
+  sent = 0;
   /** The statuses answered per operation (reach): sent requests with a status line, to a method the document lists. */
   readonly answered: Answered = Object.create(null);
 
@@ -128,35 +132,50 @@ export class Verdict {
   }
 }
 
-/** What a scenario's `run` gets. */
+/** A request a phase wants sent, and how the executor judges its answer. */
+export interface Probe {
+  spec: RequestSpec;
+  /** What the request means and what the checks need to know of it (acceptance when absent). */
+  judge?: Judgement;
+  /** Checks beyond the operation's own (a module scenario's check). */
+  extra?: readonly string[];
+  /** Sent, not judged: the phase judges the exchange itself with `ctx.verdict` (it needs other answers first). */
+  unjudged?: boolean;
+}
+
+/** The check context a probe is judged in (the model is the run's). */
+export type Judgement = Partial<Omit<CheckContext, "model">>;
+
+/** What a scenario's steps get: the run's settings, document and state, and the executor's ways to send. */
 export interface ScenarioContext {
   settings: Settings;
+  /** The document as requests read it (readOnly members dropped from request bodies). */
   model: SpecModel;
-  target: Target;
   state: RunState;
   verdict: Verdict;
   /**
-   * Sends a request and checks the exchange. On a live target an identifier a successful delete removed is
+   * Sends one request and judges the exchange. On a live target an identifier a successful delete removed is
    * replaced by one the run created that exists (unless the request is about the removal itself).
    */
-  send(spec: RequestSpec, ctx?: Partial<Omit<CheckContext, "model">>, extra?: readonly string[]): Promise<Exchange>;
-  /** Sends a request without checking it: the scenario judges the exchange itself (with `verdict`). */
-  sendUnjudged(spec: RequestSpec): Promise<Exchange>;
+  send(spec: RequestSpec, judge?: Judgement, extra?: readonly string[]): Promise<Exchange>;
   /**
-   * Creates a resource of `family` with a create operation that produces it (live targets); undefined when none could
-   * be.
+   * Sends independent requests (concurrently, as the run's workers allow) and judges each in the order given;
+   * the exchanges come back in that order.
    */
+  sendAll(probes: readonly Probe[]): Promise<Exchange[]>;
+  /** Creates a resource of `family` with a create that produces it (live targets); undefined when none could be. */
   produce(family: string, depth?: number): Promise<Resource | undefined>;
 }
 
-/** One test of the suite. */
+/** One test of the suite: a phase's plan for one operation (or resource, or the run), and its steps. */
 export interface Scenario {
   /** Stable id: `<operationId>/<phase>[/<detail>]`. */
   id: string;
   operation: string;
-  phase: string;
+  phase: PhaseId;
   title: string;
-  /** A static reason to skip (known before running), e.g. "needs a live target". */
-  skip?: string;
-  run(ctx: ScenarioContext): Promise<void>;
+  /** Why it cannot run, known when it is planned (e.g. a mock target for a phase that needs a live one). */
+  skip?: SkipReason;
+  /** Its steps: what it sends, in order; it ends with nothing, or with why it could not go on. */
+  run(ctx: ScenarioContext): Promise<Outcome>;
 }

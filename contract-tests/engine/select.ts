@@ -5,20 +5,31 @@
  */
 import { closest, SettingsError } from "../config/options.js";
 import type { Settings } from "../config/settings.js";
+import { PHASE_IDS } from "../model/phases.js";
+import { ALWAYS } from "./phases/index.js";
 import type { Scenario } from "./scenario.js";
 
-/** The scenarios of the selected phases; a phase no scenario of the plan has is refused. */
+/**
+ * The scenarios of the selected phases (and of those that always run: the clean-up). A name the table does not have
+ * is refused naming the closest; a phase of the table no scenario of this run has is refused too, naming those it has.
+ */
 export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "phases">): Scenario[] {
   const phases = settings.phases;
   if (!phases) return scenarios;
-  const known = [...new Set(scenarios.map((s) => s.phase))];
-  for (const p of phases)
-    if (!known.includes(p))
+  const here = [...new Set(scenarios.map((s) => s.phase))].filter((p) => !ALWAYS.includes(p));
+  for (const p of phases) {
+    if (!(PHASE_IDS as readonly string[]).includes(p))
+      throw new SettingsError(
+        `--phases (CONTRACT_PHASES): there is no phase ${JSON.stringify(p)}; did you mean ${closest(p, [...PHASE_IDS])}? ` +
+          `(the phases: ${PHASE_IDS.join(", ")})`,
+      );
+    if (!(here as string[]).includes(p))
       throw new SettingsError(
         `--phases (CONTRACT_PHASES): no scenario of this run has the phase ${JSON.stringify(p)}; ` +
-          `did you mean ${closest(p, known)}? (phases here: ${known.join(", ")})`,
+          `did you mean ${closest(p, here)}? (phases here: ${here.join(", ")})`,
       );
-  return scenarios.filter((s) => phases.includes(s.phase));
+  }
+  return scenarios.filter((s) => phases.includes(s.phase) || ALWAYS.includes(s.phase));
 }
 
 /** Refuses a check id that does not exist, naming the closest one. */

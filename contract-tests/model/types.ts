@@ -1,5 +1,6 @@
 /** Shared data shapes of the contract suite: exchanges, check contexts and findings. */
 import type { SpecModel } from "./model.js";
+import type { SkipReason } from "./skip.js";
 
 /** A request as the suite sends it; the API key is already redacted in `headers`. */
 export interface SentRequest {
@@ -124,6 +125,11 @@ export interface CheckContext {
   inDoubt?: string;
   /** What made a rejection request invalid, e.g. `missing required member url`. */
   mutation?: string;
+  /**
+   * The input the request carried that a finding about it is caused by: which parameter or member and which value
+   * class (`body member name: text outside ASCII`), or which step of a scenario (`the read after the create`).
+   */
+  cause?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
   related?: ReadonlyArray<Exchange>;
   /**
@@ -240,10 +246,14 @@ export interface ScenarioResult {
   title: string;
   status: "passed" | "failed" | "skipped";
   skipReason?: string;
+  /** The same reason, typed (reach groups operations by its kind). */
+  skip?: SkipReason;
   /** Every finding (warnings included); those the baseline accepts are in `accepted` instead. */
   findings: Finding[];
   accepted: Finding[];
   exchanges: number;
+  /** Requests the scenario sent (retries not counted). */
+  sent?: number;
   /** The statuses answered per operation, for the reach of the run (absent when none was answered). */
   answered?: Answered;
   /** Requests the target had sent when the scenario ended (the run's total is the last one). */

@@ -2,11 +2,13 @@
  * listBrowserRequests: the paging arithmetic, the filters and a walk over pages (seed 4.3 and 8), on top of
  * the generic phases. The filter values come from the document (the state enum) and from the account.
  */
-import { baseValues, toRequest, type Values } from "../engine/requests.js";
+import { toRequest, type Values } from "../engine/requests.js";
+import { baseValues } from "../engine/values.js";
 import { planOf } from "../engine/plan.js";
 import type { Scenario, ScenarioContext } from "../engine/scenario.js";
-import { NEEDS_LIVE, skip } from "../engine/skip.js";
+import { isSkip, needs, reason, type Outcome, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
+import type { RequestSpec } from "../transport/target.js";
 import { statement } from "../model/promise.js";
 import * as c from "./listing-checks.js";
 import type { ContractModule } from "./types.js";
@@ -15,20 +17,25 @@ const OP = "listBrowserRequests";
 /** A walk reads at most this many pages, so a large account stays cheap. */
 const MAX_PAGES = 10;
 
+/** The listing's base request with `query` over its query, or why there is none. */
 function request(ctx: ScenarioContext, query: Record<string, unknown>) {
   const op = ctx.model.operation(OP);
   const b = baseValues(ctx.model, ctx.settings, op);
-  if ("skip" in b) skip(b.skip);
-  const values: Values = { ...b.values, query: { ...b.values.query, ...query } };
+  if (isSkip(b)) return b;
+  const values: Values = { ...b, query: { ...b.query, ...query } };
   return toRequest(op, values);
 }
 
-async function walk(ctx: ScenarioContext): Promise<void> {
-  const first = c.listingPage(await ctx.send(request(ctx, {})));
+async function walk(ctx: ScenarioContext): Promise<Outcome> {
+  const base = request(ctx, {});
+  if (isSkip(base)) return base;
+  const first = c.listingPage(await ctx.send(base));
   const pageSize = Math.min(30, Math.max(2, Math.ceil(Number(first?.total_records ?? 0) / MAX_PAGES)));
   const pages: Exchange[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const ex = await ctx.send(request(ctx, { pageSize, page }));
+    const spec = request(ctx, { pageSize, page });
+    if (isSkip(spec)) return spec;
+    const ex = await ctx.send(spec, { cause: `page ${page} of a walk` });
     pages.push(ex);
     // Stop by total_records, not total_pages: a wrong total_pages is its own finding and must not cut the walk short.
     const data = c.listingPage(ex);
@@ -41,33 +48,51 @@ async function walk(ctx: ScenarioContext): Promise<void> {
       break;
   }
   ctx.verdict.check(pages.at(-1)!, ["listing_pages_disjoint"], { related: pages });
+  return undefined;
 }
 
-async function statusFilter(ctx: ScenarioContext): Promise<void> {
+async function statusFilter(ctx: ScenarioContext): Promise<Outcome> {
   const param = planOf(ctx.model.operation(OP)).parameters.query.get("status");
   const states = (ctx.model.deref(ctx.model.deref(param?.schema, "").schema?.items, "").schema?.enum ?? []) as string[];
-  if (states.length === 0) skip("skipped: the document lists no states for the status filter");
-  const singles: Exchange[] = [];
-  for (const state of states) singles.push(await ctx.send(request(ctx, { status: [state] })));
+  if (states.length === 0) return reason("not-applicable", "the document lists no states for the status filter");
+  const asked = states.map((state) => request(ctx, { status: [state] }));
+  const skipped = asked.find(isSkip);
+  if (skipped) return skipped;
+  const singles: Exchange[] = await ctx.sendAll(
+    asked.map((spec, i) => ({ spec: spec as RequestSpec, judge: { cause: `the status filter ${states[i]}` } })),
+  );
   // Two states together, both with records where the account has them: each must come back (asked both ways).
   const held = states.filter((_, i) => Number(c.listingPage(singles[i]!)?.total_records) > 0);
   const pair = held.length >= 2 ? held.slice(-2) : states.slice(-2);
-  await ctx.send(request(ctx, { status: pair }), { alone: singles });
+  const both = request(ctx, { status: pair });
+  if (isSkip(both)) return both;
+  await ctx.send(both, { alone: singles, cause: "two states in one filter" });
+  return undefined;
 }
 
-async function idsFilter(ctx: ScenarioContext): Promise<void> {
-  const first = c.listingPage(await ctx.send(request(ctx, {})));
+async function idsFilter(ctx: ScenarioContext): Promise<Outcome> {
+  const base = request(ctx, {});
+  if (isSkip(base)) return base;
+  const first = c.listingPage(await ctx.send(base));
   const ids = c
     .listingResults(first ?? {})
     .filter((r) => r.id !== null && r.id !== undefined)
     .map((r) => String(r.id))
     .slice(0, 3);
-  if (ids.length === 0) skip("skipped: needs browser requests on the account");
-  await ctx.send(request(ctx, { ids }), { expectIds: ids });
-  await ctx.send(request(ctx, { ids: ids.slice(0, 1) }), { expectIds: ids.slice(0, 1) });
+  if (ids.length === 0) return reason("needs-records", "needs browser requests on the account");
+  const many = request(ctx, { ids });
+  const one = request(ctx, { ids: ids.slice(0, 1) });
+  if (isSkip(many)) return many;
+  if (isSkip(one)) return one;
+  await ctx.sendAll([
+    { spec: many, judge: { expectIds: ids, cause: "the ids filter with several ids" } },
+    { spec: one, judge: { expectIds: ids.slice(0, 1), cause: "the ids filter with one id" } },
+  ]);
+  return undefined;
 }
 
-const live = (settings: { kind: string }) => (settings.kind === "mock" ? { skip: NEEDS_LIVE } : {});
+const live = (settings: { kind: string }): { skip?: SkipReason } =>
+  settings.kind === "mock" ? { skip: needs("live-target") } : {};
 
 /** The listing module. */
 export const listingModule: ContractModule = {

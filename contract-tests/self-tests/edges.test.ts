@@ -16,7 +16,8 @@ import {
   valueClassRequests,
 } from "../engine/edges.js";
 import { toRequest } from "../engine/requests.js";
-import { baseValues } from "../engine/requests.js";
+import { baseValues } from "../engine/values.js";
+import { isSkip, skipText } from "../model/skip.js";
 import { headersModel, model } from "../fixtures/exchanges.js";
 import { readSettings } from "../config/settings.js";
 
@@ -24,14 +25,14 @@ const settings = readSettings({ CONTRACT_PARAMS: JSON.stringify({ "updateDataSch
 const requestsOf = (operationId: string, linked: (name: string) => unknown[] | undefined = () => undefined) => {
   const op = model.operation(operationId);
   const base = baseValues(model, settings, op);
-  if ("skip" in base) throw new Error(base.skip);
-  return edgeRequests(model, op, base.values, (p) => linked(p.name));
+  if (isSkip(base)) throw new Error(skipText(base));
+  return edgeRequests(model, op, base, (p) => linked(p.name));
 };
 const classRequestsOf = (operationId: string, pathParameters = false) => {
   const op = model.operation(operationId);
   const base = baseValues(model, settings, op);
-  if ("skip" in base) throw new Error(base.skip);
-  return valueClassRequests(model, op, base.values, () => undefined, pathParameters);
+  if (isSkip(base)) throw new Error(skipText(base));
+  return valueClassRequests(model, op, base, () => undefined, pathParameters);
 };
 /** A schema's class values, judged as the server reads them (text of digits as the number it names). */
 const classesOf = (schema: unknown, at: { place: "query" | "body" | "header"; asText: boolean }, current?: unknown) =>

@@ -107,10 +107,10 @@ describe("a schema that is not valid JSON Schema (a public document's `allOf` th
         readSettings({ CONTRACT_SPEC: path, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }),
       );
       const result = await run.execute({
-        id: "m/x",
+        id: "m/examples",
         operation: "m",
-        phase: "x",
-        title: "x",
+        phase: "examples",
+        title: "examples",
         run: async (ctx) => void new SpecValidator(ctx.model.doc).validate(pointer, {}),
       });
       expect(result).toMatchObject({

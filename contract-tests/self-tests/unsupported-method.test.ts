@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_CHECKS } from "../modules/index.js";
 
 const { run: runChecks } = ALL_CHECKS;
-import { unsupportedMethodFor } from "../engine/unsupported.js";
+import { unsupportedMethodFor } from "../engine/phases/unsupported-method.js";
 import { exchange, model } from "../fixtures/exchanges.js";
 import type { Exchange, Intent } from "../model/types.js";
 

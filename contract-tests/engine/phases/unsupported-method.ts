@@ -4,13 +4,15 @@
  * promises nothing about a method it does not list). Only GET is sent, only to a path that does not list it, and
  * only to a live target: the suite never sends an unsafe method the document does not show, which might change data.
  */
-import type { OperationEntry } from "../../openapi/lib/operations.js";
-import type { SpecModel } from "../model/model.js";
-import type { Settings } from "../config/settings.js";
-import { baseValues, emptyValues, parameterValue, toRequest, type Values } from "./requests.js";
-import { planOf } from "./plan.js";
-import type { ScenarioContext } from "./scenario.js";
-import { skip } from "./skip.js";
+import type { OperationEntry } from "../../../openapi/lib/operations.js";
+import type { Settings } from "../../config/settings.js";
+import type { SpecModel } from "../../model/model.js";
+import { isSkip, reason, type Outcome } from "../../model/skip.js";
+import { planOf } from "../plan.js";
+import { emptyValues, toRequest, type Values } from "../requests.js";
+import type { ScenarioContext } from "../scenario.js";
+import { baseValues, parameterValue } from "../values.js";
+import { type Phase, scenarioOf } from "./phase.js";
 
 /**
  * The method to send to `op`'s path: GET, when `op` is the first operation of its path, the path does not list
@@ -35,7 +37,7 @@ export function unsupportedMethodFor(
  */
 function pathValues(ctx: ScenarioContext, op: OperationEntry): Values["path"] | undefined {
   const b = baseValues(ctx.model, ctx.settings, op);
-  if ("values" in b) return b.values.path;
+  if (!isSkip(b)) return b.path;
   const out: Values["path"] = {};
   for (const p of planOf(op).parameters.path.values()) {
     const v = parameterValue(ctx.model, ctx.settings, op, p, true);
@@ -46,10 +48,28 @@ function pathValues(ctx: ScenarioContext, op: OperationEntry): Values["path"] | 
 }
 
 /** Sends the path's request with `method`, no body, the key, and path parameters. */
-export async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry, method: string): Promise<void> {
+async function unsupportedMethod(ctx: ScenarioContext, op: OperationEntry, method: string): Promise<Outcome> {
   const path = pathValues(ctx, op);
-  if (!path) skip(`skipped: no value for a path parameter of ${op.path}`);
+  if (!path) return reason("no-value", `no value for a path parameter of ${op.path}`);
   const spec = { ...toRequest(op, { ...emptyValues(), path }), method };
+  const [ex] = await ctx.sendAll([{ spec, unjudged: true }]);
   // Only this check: the document's statuses, media types and schemas are not promised for a method it does not list.
-  ctx.verdict.only(await ctx.target.send(spec), ["unsupported_method"], { intent: "unsupported-method" });
+  ctx.verdict.only(ex!, ["unsupported_method"], { intent: "unsupported-method", cause: `the method ${method}` });
+  return undefined;
 }
+
+/** The phase. */
+export const unsupportedMethodPhase: Phase = {
+  forOperation: ({ model, settings }, op) => {
+    const method = unsupportedMethodFor(model, settings, op);
+    return method
+      ? [
+          scenarioOf("unsupported-method", op, (c) => unsupportedMethod(c, op, method), {
+            title:
+              `${method} ${op.path}, which the document does not list, is refused with 405 and an Allow header ` +
+              "(RFC 9110; warnings only)",
+          }),
+        ]
+      : [];
+  },
+};

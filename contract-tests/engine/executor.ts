@@ -1,0 +1,249 @@
+/**
+ * The one executor: it runs the planned scenarios, sends every request (the target applies the request budget,
+ * rate limits and the breaker, and holds at most `--workers` requests in flight), and judges every exchange with
+ * the run's checks (the Verdict). Scenarios that share state (operations joined by links, written or inferred,
+ * and so their resources) run in one lane, in plan order; lanes run side by side, and a scenario's independent
+ * requests (`sendAll`) go out together and are judged in the order given. So the same seed sends the same
+ * requests and gives the same report whatever the number of workers. The scenarios of a run phase (the clean-up)
+ * run after every lane.
+ */
+import { DocumentError } from "../../openapi/lib/document-error.js";
+import type { Settings } from "../config/settings.js";
+import { linkGroups } from "../model/link-groups.js";
+import { orderingLinks } from "../model/links.js";
+import type { SpecModel } from "../model/model.js";
+import { phaseRow } from "../model/phases.js";
+import { reason, skipText, type SkipReason } from "../model/skip.js";
+import type { Exchange, Finding, ScenarioResult } from "../model/types.js";
+import { SkipScenario, type RequestSpec, type Target } from "../transport/target.js";
+import { BoundExceeded } from "./bounds.js";
+import { track } from "./resources.js";
+import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
+import { produce, substitute } from "./values.js";
+
+/** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
+const MAX_FINDINGS = 200;
+
+/** What the executor needs of the run besides the scenarios. */
+export interface ExecutorInput {
+  settings: Settings;
+  /** The whole document (checks read responses with it; requests are built from its `forRequests`). */
+  model: SpecModel;
+  target: Target;
+  state: RunState;
+  /** The request deadline of an operation (its module may ask for longer). */
+  timeoutOf(operationId: string): number;
+  /** True when the baseline accepts the finding. */
+  accepted(f: Finding): boolean;
+  /** Identity of a finding within a scenario (repeats are counted, not listed). */
+  identity(f: Finding): string;
+}
+
+/** What a caller hears as the run goes: each scenario as it starts and ends (in the order they finish). */
+export interface ExecutionHooks {
+  started?(s: Scenario, index: number): void;
+  finished?(result: ScenarioResult, index: number): void;
+}
+
+/** One entry per distinct finding, with how often it occurred. */
+function distinct(findings: Finding[], identity: (f: Finding) => string): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const f of findings) {
+    const key = identity(f);
+    const seen = byKey.get(key);
+    if (seen) seen.count = (seen.count ?? 1) + 1;
+    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
+  }
+  return [...byKey.values()];
+}
+
+/** Why a scenario's step threw, as a typed reason, or undefined for an internal error of the suite. */
+function thrownReason(err: unknown, target: Target): SkipReason | undefined {
+  if (err instanceof BoundExceeded) return reason("document", err.message);
+  if (err instanceof SkipScenario) {
+    const stopped = target.stopped();
+    if (stopped === err.message)
+      return { kind: "cut", by: /request budget/.test(stopped) ? "budget" : "unanswering", text: stopped };
+    return reason("refused", err.message);
+  }
+  // A schema of the document that cannot be compiled: the scenario cannot judge it, and says where and why.
+  if (err instanceof DocumentError) return reason("document", `the document cannot be used here: ${err.message}`);
+  return undefined;
+}
+
+/** Runs scenarios against the target and judges what comes back. */
+export class Executor {
+  constructor(private readonly run: ExecutorInput) {}
+
+  /** The scenario's result (never throws): passed, failed (an error finding or an internal error), or skipped. */
+  async execute(s: Scenario, cut?: SkipReason): Promise<ScenarioResult> {
+    const { settings, model, target, state } = this.run;
+    const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
+      id: s.id,
+      operation: s.operation,
+      phase: s.phase,
+      title: s.title,
+      status,
+      findings: [],
+      accepted: [],
+      exchanges: 0,
+      ...extra,
+    });
+    const stoppedText = target.stopped();
+    const before: SkipReason | undefined =
+      cut ??
+      s.skip ??
+      (stoppedText
+        ? { kind: "cut", by: /request budget/.test(stoppedText) ? "budget" : "unanswering", text: stoppedText }
+        : undefined);
+    if (before)
+      return result("skipped", {
+        skipReason: skipText(before),
+        skip: before,
+        ...(before.kind === "cut" ? { notRun: skipText(before) } : {}),
+      });
+    const verdict = new Verdict(settings, model, state);
+    const ctx = this.context(verdict);
+    let skip: SkipReason | undefined;
+    let error: string | undefined;
+    try {
+      skip = await s.run(ctx);
+    } catch (err) {
+      skip = thrownReason(err, target);
+      if (!skip)
+        error = target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
+    }
+    const all = distinct(verdict.findings, this.run.identity);
+    // An expired entry accepts nothing: its finding fails the run again.
+    const accepted = all.filter((f) => this.run.accepted(f));
+    const findings = all.filter((f) => !accepted.includes(f));
+    const failed = error !== undefined || findings.some((f) => f.severity === "error");
+    const text = skip && skipText(skip);
+    return result(failed ? "failed" : skip ? "skipped" : "passed", {
+      findings,
+      accepted,
+      exchanges: verdict.exchanges,
+      ...(verdict.sent ? { sent: verdict.sent } : {}),
+      ...(Object.keys(verdict.answered).length ? { answered: verdict.answered } : {}),
+      ...(skip ? { skipReason: text, skip } : {}),
+      ...(error ? { error } : {}),
+      // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.
+      ...(skip?.kind === "cut" ? { notRun: text } : {}),
+      ...(verdict.notes.length ? { notes: verdict.notes } : {}),
+    });
+  }
+
+  /** Every scenario, lanes side by side (one at a time with one worker), results in plan order. */
+  async executeAll(scenarios: readonly Scenario[], hooks: ExecutionHooks = {}): Promise<ScenarioResult[]> {
+    const results: ScenarioResult[] = new Array(scenarios.length);
+    let failures = 0;
+    const { maxFailures } = this.run.settings;
+    const one = async (i: number) => {
+      const s = scenarios[i]!;
+      const limit =
+        maxFailures !== undefined && failures >= maxFailures
+          ? ({
+              kind: "cut",
+              by: "max-failures",
+              text: `${failures} scenario${failures === 1 ? "" : "s"} failed, the limit of --max-failures ${maxFailures}`,
+            } as const)
+          : undefined;
+      hooks.started?.(s, i);
+      const r = await this.execute(s, limit);
+      r.requestsSent = this.run.target.requestsSent();
+      if (r.status === "failed") failures++;
+      results[i] = r;
+      hooks.finished?.(r, i);
+    };
+    const lanes = this.lanes(scenarios);
+    const workers = Math.max(1, this.run.settings.workers ?? 1);
+    const queue = [...lanes.concurrent];
+    await Promise.all(
+      Array.from({ length: Math.min(workers, queue.length) }, async () => {
+        for (let lane = queue.shift(); lane; lane = queue.shift()) for (const i of lane) await one(i);
+      }),
+    );
+    for (const i of lanes.after) await one(i);
+    return results;
+  }
+
+  /**
+   * The lanes of a plan: scenarios (by index) of operations joined by links, in plan order; lanes in the order their
+   * first scenario is planned. With one worker, one lane of every scenario: exactly the plan's order.
+   */
+  private lanes(scenarios: readonly Scenario[]): { concurrent: number[][]; after: number[] } {
+    const { model, settings } = this.run;
+    const after = scenarios.flatMap((s, i) => (phaseRow(s.phase).scope === "run" ? [i] : []));
+    const rest = scenarios.map((_, i) => i).filter((i) => !after.includes(i));
+    if ((settings.workers ?? 1) <= 1) return { concurrent: [rest], after };
+    const groupOf = new Map<string, number>();
+    linkGroups(model.operations, orderingLinks(model.forRequests, settings.inferLinks)).forEach((g, i) => {
+      for (const op of g) groupOf.set(op.operationId, i);
+    });
+    const lanes = new Map<string, number[]>();
+    for (const i of rest) {
+      const op = scenarios[i]!.operation;
+      const key = groupOf.has(op) ? `g${groupOf.get(op)}` : `o${op}`;
+      const lane = lanes.get(key) ?? [];
+      lane.push(i);
+      lanes.set(key, lane);
+    }
+    return { concurrent: [...lanes.values()], after };
+  }
+
+  /** What a scenario's steps get: the run's reading of the document, its state, and the executor's sends. */
+  private context(verdict: Verdict): ScenarioContext {
+    const { settings, model, state } = this.run;
+    const live = settings.kind === "live";
+    const ctx: ScenarioContext = {
+      settings,
+      // Scenarios build requests: they read the document for requests; the verdict checks responses.
+      model: model.forRequests,
+      state,
+      verdict,
+      send: async (spec, judge, extra) =>
+        (await ctx.sendAll([{ spec, ...(judge ? { judge } : {}), ...(extra ? { extra } : {}) }]))[0]!,
+      sendAll: async (probes) => {
+        // On a live target a delete changes what the next request may name (a removed id is replaced by one that
+        // exists): such a batch goes one request at a time, each judged before the next is built.
+        // With one worker every request waits for the one before it, as a run always did.
+        const oneByOne = (settings.workers ?? 1) <= 1;
+        if (oneByOne || (live && probes.some((p) => p.spec.method.toUpperCase() === "DELETE"))) {
+          const out: Exchange[] = [];
+          for (const p of probes) out.push(...(await this.batch(ctx, verdict, [p])));
+          return out;
+        }
+        return this.batch(ctx, verdict, probes);
+      },
+      produce: (family, depth) => produce(ctx, family, depth),
+    };
+    return ctx;
+  }
+
+  /**
+   * Sends independent requests together (the target holds at most --workers in flight) and judges each in the order
+   * given. Identifiers a delete removed are replaced first, in order (a replacement may be created on the way).
+   */
+  private async batch(ctx: ScenarioContext, verdict: Verdict, probes: readonly Probe[]): Promise<Exchange[]> {
+    const specs: RequestSpec[] = [];
+    for (const p of probes) specs.push(p.unjudged ? p.spec : await substitute(ctx, p.spec, p.judge?.intent));
+    verdict.sent += specs.length;
+    const sent = await Promise.allSettled(specs.map((spec) => this.transmit(spec)));
+    const failed = sent.find((x): x is PromiseRejectedResult => x.status === "rejected");
+    if (failed) throw failed.reason;
+    const exchanges = sent.map((x) => (x as PromiseFulfilledResult<Exchange>).value);
+    for (const [i, ex] of exchanges.entries()) this.judge(verdict, ex, probes[i]!, ctx.settings.kind === "live");
+    return exchanges;
+  }
+
+  /** Sends one request with its operation's deadline. */
+  private transmit(spec: RequestSpec): Promise<Exchange> {
+    return this.run.target.send({ timeoutMs: this.run.timeoutOf(spec.operation), ...spec });
+  }
+
+  /** Judges an exchange as its probe asks, and records what a live run created or deleted. */
+  private judge(verdict: Verdict, ex: Exchange, probe: Probe, live: boolean): void {
+    if (!probe.unjudged) verdict.check(ex, probe.extra, probe.judge);
+    if (live) track(this.run.model.forRequests, this.run.settings.inferLinks, this.run.state.resources, ex);
+  }
+}

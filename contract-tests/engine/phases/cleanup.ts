@@ -1,0 +1,69 @@
+/**
+ * The cleanup phase: what a live run created and still exists is deleted where the document has a delete for it;
+ * the report's notes say what was created and what was left behind.
+ */
+import type { OperationEntry } from "../../../openapi/lib/operations.js";
+import { isSkip, type Outcome } from "../../model/skip.js";
+import type { Exchange } from "../../model/types.js";
+import { toRequest } from "../requests.js";
+import { itemOf, mayCreate, type Resource } from "../resources.js";
+import type { ScenarioContext } from "../scenario.js";
+import { base } from "../values.js";
+import { type Phase, titleOf } from "./phase.js";
+
+/**
+ * Deletes what the run created and still exists (where the document has a delete); notes what was created and left
+ * behind.
+ */
+async function cleanup(ctx: ScenarioContext): Promise<Outcome> {
+  const { created } = ctx.state.resources;
+  if (created.length === 0) {
+    ctx.verdict.notes.push("created nothing");
+    return undefined;
+  }
+  // The delete of each family (the first the document lists), found once.
+  const removes = new Map<string, OperationEntry>();
+  for (const o of ctx.model.operations) {
+    const family = o.method === "DELETE" ? itemOf(o)?.family : undefined;
+    if (family && !removes.has(family)) removes.set(family, o);
+  }
+  const answers = new Map<Resource, Exchange>();
+  for (const r of created.filter((x) => x.alive)) {
+    const remove = removes.get(r.family);
+    if (!remove) continue;
+    const v = base(ctx, remove, { [r.param]: r.value });
+    if (isSkip(v)) continue;
+    answers.set(r, await ctx.send(toRequest(remove, v), { intent: "conforming", cause: "the clean-up" }));
+  }
+  const list = (rs: Resource[]) =>
+    [...new Set(rs.map((r) => r.family))]
+      .map(
+        (fam) =>
+          `${fam}: ${rs
+            .filter((r) => r.family === fam)
+            .map((r) => JSON.stringify(r.value))
+            .join(", ")}`,
+      )
+      .join("; ");
+  ctx.verdict.notes.push(`created ${created.length} resource(s): ${list(created)}`);
+  const left = created.filter((r) => r.alive);
+  ctx.verdict.notes.push(
+    left.length === 0
+      ? "left behind: nothing (each created resource was deleted)"
+      : `left behind ${left.length}: ${left
+          .map(
+            (r) =>
+              `${r.family} ${JSON.stringify(r.value)} (${answers.has(r) ? `the delete answered status ${answers.get(r)!.response.status}` : "the document has no delete for it"})`,
+          )
+          .join("; ")}`,
+  );
+  return undefined;
+}
+
+/** The phase: last, once per live run whose document lets it create (whatever --phases selects). */
+export const cleanupPhase: Phase = {
+  forRun: ({ model, settings }) =>
+    settings.kind === "live" && mayCreate(model, settings.inferLinks)
+      ? [{ id: "(run)/cleanup", operation: "(run)", phase: "cleanup", title: titleOf("cleanup"), run: cleanup }]
+      : [],
+};

@@ -1,0 +1,230 @@
+/**
+ * The lifecycle phase (live targets), per resource family a create produces (`/posts/{postId}`), read from the
+ * document's creates, reads, updates, deletes and listings (links written or inferred): created -> readable as
+ * created, listed, updated -> read back as sent, deleted -> gone (use after free).
+ */
+import type { OperationEntry } from "../../../openapi/lib/operations.js";
+import { resolvePointer } from "../../../openapi/lib/document-error.js";
+import { isMapping, toPointer } from "../../../openapi/lib/spec.js";
+import type { Settings } from "../../config/settings.js";
+import { isSuccess } from "../../model/exchange.js";
+import { allLinks, bodyMember, familyOf, linkParameter, type SourcedLink } from "../../model/links.js";
+import type { SpecModel } from "../../model/model.js";
+import { isSkip, reason, type Outcome } from "../../model/skip.js";
+import type { CheckContext } from "../../model/types.js";
+import { validSamples } from "../generate.js";
+import { planOf } from "../plan.js";
+import { cloneValues, toRequest, type Values } from "../requests.js";
+import { itemOf, producersOf } from "../resources.js";
+import type { ScenarioContext } from "../scenario.js";
+import { base, readyBase, withConfiguredMembers } from "../values.js";
+import { type Phase, titleOf } from "./phase.js";
+
+const objectAt = (json: unknown, pointer: string): Record<string, unknown> => {
+  const at = resolvePointer(json, pointer);
+  return isMapping(at) ? at : {};
+};
+
+/** The members of a sent body that the answer's object shows with the same value. */
+function echoed(sent: unknown, answer: Record<string, unknown>): Record<string, unknown> {
+  if (!isMapping(sent)) return {};
+  return Object.fromEntries(
+    Object.entries(sent).filter(
+      ([k, v]) => Object.hasOwn(answer, k) && JSON.stringify(answer[k]) === JSON.stringify(v),
+    ),
+  );
+}
+
+/** The operations of one resource family. */
+interface Family {
+  family: string;
+  param: string;
+  producer: SourcedLink;
+  read?: OperationEntry;
+  updates: OperationEntry[];
+  remove?: OperationEntry;
+  /** The listing of the collection, with the link that reads identifiers from its items. */
+  list?: { op: OperationEntry; items: string; member: string };
+}
+
+function familiesOf(model: SpecModel, settings: Settings, operations: OperationEntry[]): Family[] {
+  const out: Family[] = [];
+  const links = allLinks(model, settings.inferLinks);
+  // Families with a producer first (cheap, indexed); only they need the document's paths and links walked.
+  const wanted = new Map<string, { param: string; producer: SourcedLink }>();
+  for (const op of operations) {
+    const item = itemOf(op);
+    if (!item || wanted.has(item.family)) continue;
+    const [producer] = producersOf(model, settings.inferLinks, item.family);
+    if (producer) wanted.set(item.family, { param: item.param, producer });
+  }
+  if (wanted.size === 0) return out;
+  const byPath = new Map<string, OperationEntry[]>();
+  for (const o of model.operations) byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
+  const lists = new Map<string, NonNullable<Family["list"]>>();
+  for (const l of links) {
+    if (!model.has(l.source) || !model.has(l.link.operationId)) continue;
+    const source = model.operation(l.source);
+    const target = model.operation(l.link.operationId);
+    if (source.method !== "GET") continue;
+    for (const [name, expr] of Object.entries(l.link.parameters)) {
+      const p = linkParameter(target, name);
+      const family = p?.in === "path" ? familyOf(target.path, p.name) : undefined;
+      const at = bodyMember(expr);
+      const parts = at?.object.split("/") ?? [];
+      const index = parts.lastIndexOf("0");
+      if (!family || !at || index < 0 || lists.has(family) || source.path !== family.slice(0, family.lastIndexOf("/")))
+        continue;
+      lists.set(family, {
+        op: source,
+        items: parts.slice(0, index).join("/"),
+        member: `${parts.length > index + 1 ? `/${parts.slice(index + 1).join("/")}` : ""}${toPointer([at.member])}`,
+      });
+    }
+  }
+  for (const [family, { param, producer }] of wanted) {
+    const on = (method: string) => (byPath.get(family) ?? []).filter((o) => o.method === method);
+    const list = lists.get(family);
+    out.push({
+      family,
+      param,
+      producer,
+      ...(on("GET")[0] ? { read: on("GET")[0] } : {}),
+      updates: [...on("PUT"), ...on("PATCH")],
+      ...(on("DELETE")[0] ? { remove: on("DELETE")[0] } : {}),
+      ...(list ? { list } : {}),
+    });
+  }
+  return out;
+}
+
+/** A valid body for `op` that differs from `sent` in as many members as can be (so an update is seen). */
+function differentBody(ctx: ScenarioContext, op: OperationEntry, sent: unknown, fallback: Values["body"]) {
+  const pointer = planOf(op).body?.pointer;
+  if (!pointer) return fallback;
+  const was = sent !== null && typeof sent === "object" ? (sent as Record<string, unknown>) : {};
+  const score = (b: unknown) =>
+    isMapping(b) ? Object.entries(b).filter(([k, v]) => JSON.stringify(was[k]) !== JSON.stringify(v)).length : 0;
+  const best = validSamples(ctx.model, pointer, 6, ctx.settings.seed + 17)
+    .map((b) => withConfiguredMembers(ctx.settings, op, b))
+    .sort((a, b) => score(b) - score(a))[0];
+  return best !== undefined && score(best) > 0 ? { value: best } : fallback;
+}
+
+/** Paging parameters of a listing: any integer query parameter, or one named for pages, cursors or offsets. */
+const PAGING = /page|cursor|offset|after|before|token|limit|size|skip|start|count/i;
+
+/** The request of `op` on the resource `id` names, or why there is none. */
+function on(ctx: ScenarioContext, op: OperationEntry, id: Record<string, unknown>) {
+  const v = base(ctx, op, id);
+  return isSkip(v) ? v : toRequest(op, v);
+}
+
+/** The listing's first page, as large as a page-size parameter allows, judged for the created identifier. */
+async function listed(ctx: ScenarioContext, f: Family, id: unknown, createdBy: string): Promise<Outcome> {
+  if (!f.list) return undefined;
+  const list = f.list.op;
+  const v = base(ctx, list);
+  if (isSkip(v)) return v;
+  const query = list.parameters.filter((p) => p.in === "query");
+  const paged = query.some((p) => PAGING.test(p.name) || ctx.model.deref(p.schema, "").schema?.type === "integer");
+  let pageSize: number | undefined;
+  for (const p of query) {
+    const s = ctx.model.deref(p.schema, "").schema;
+    if (s?.type === "integer" && typeof s.maximum === "number" && /limit|size|per_?page|count|max|top/i.test(p.name)) {
+      pageSize = s.maximum;
+      v.query[p.name] = s.maximum;
+    }
+  }
+  const ex = await ctx.send(toRequest(list, v), { cause: `the listing after a create by ${createdBy}` });
+  const items = resolvePointer(ex.response.json, f.list.items);
+  const complete = !paged || (pageSize !== undefined && Array.isArray(items) && items.length < pageSize);
+  ctx.verdict.only(ex, ["listed_after_create"], {
+    intent: "acceptance",
+    cause: `the listing after a create by ${createdBy}`,
+    listed: { id, pointer: f.list.items, member: f.list.member, complete, createdBy },
+  });
+  return undefined;
+}
+
+async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
+  const create = ctx.model.operation(f.producer.source);
+  const values = await readyBase(ctx, create);
+  if (isSkip(values)) return values;
+  const created = await ctx.send(toRequest(create, values), { cause: `the create of ${f.family}` });
+  if (!isSuccess(created))
+    return reason("step-failed", `the create ${create.operationId} answered status ${created.response.status}`);
+  const made = ctx.state.resources.created.find((r) => r.created === created && r.family === f.family);
+  if (!made) return reason("step-failed", `the answer of ${create.operationId} named no identifier for ${f.family}`);
+  const id = { [f.param]: made.value };
+  const expr = Object.values(f.producer.link.parameters)[0];
+  const at = bodyMember(expr) ?? { object: "", member: "" };
+  const read = async (judge: Partial<CheckContext>): Promise<Outcome> => {
+    if (!f.read) return undefined;
+    const spec = on(ctx, f.read, id);
+    if (isSkip(spec)) return spec;
+    await ctx.send(spec, { intent: "acceptance", ...judge });
+    return undefined;
+  };
+  // created -> readable: the identifier and the members the create echoed read back the same.
+  const createdObject = objectAt(created.response.json, at.object);
+  const members = {
+    ...echoed(created.request.json, createdObject),
+    ...(at.member && Object.hasOwn(createdObject, at.member) ? { [at.member]: createdObject[at.member] } : {}),
+  };
+  const readCreated = await read({
+    cause: "the read after the create",
+    readBack: { after: "created", writer: create.operationId, members, pointer: at.object },
+  });
+  if (readCreated) return readCreated;
+  const list = await listed(ctx, f, made.value, create.operationId);
+  if (list) return list;
+  // updated -> read back: members the update's own answer echoed read back as sent.
+  for (const u of f.updates) {
+    const v = base(ctx, u, id);
+    if (isSkip(v)) return v;
+    const body = differentBody(ctx, u, created.request.json, v.body);
+    const ex = await ctx.send(toRequest(u, body ? { ...cloneValues(v), body } : v), {
+      cause: `the update ${u.operationId}`,
+    });
+    if (!isSuccess(ex) || !f.read) continue;
+    const sent = echoed(ex.request.json, objectAt(ex.response.json, at.object));
+    if (Object.keys(sent).length) {
+      const r = await read({
+        cause: `the read after the update ${u.operationId}`,
+        readBack: { after: "updated", writer: u.operationId, members: sent, pointer: at.object },
+      });
+      if (r) return r;
+    }
+  }
+  // deleted -> gone: a read, an update and the delete again each answer a 4xx.
+  if (!f.remove) return undefined;
+  const remove = on(ctx, f.remove, id);
+  if (isSkip(remove)) return remove;
+  const removed = await ctx.send(remove, { cause: `the delete ${f.remove.operationId}` });
+  if (!isSuccess(removed)) return undefined;
+  const after = (what: string) => ({ intent: "after-delete" as const, deletedBy: f.remove!.operationId, cause: what });
+  for (const op of [...(f.read ? [f.read] : []), ...f.updates, f.remove]) {
+    const spec = on(ctx, op, id);
+    if (isSkip(spec)) return spec;
+    await ctx.send(spec, after(`${op.operationId} after the delete`));
+  }
+  return undefined;
+}
+
+/** The phase: one scenario per resource family of the run's operations that a create produces. */
+export const lifecyclePhase: Phase = {
+  forRun: ({ model, settings, operations }) =>
+    familiesOf(model, settings, operations).map((f) => ({
+      id: `${f.producer.source}/lifecycle/${f.family}`,
+      operation: f.producer.source,
+      phase: "lifecycle",
+      title: titleOf(
+        "lifecycle",
+        `of ${f.family}: created by ${f.producer.source}, it reads back as created${f.list ? ", is listed" : ""}` +
+          `${f.updates.length ? ", reads back as updated" : ""}` +
+          `${f.remove ? ", and once deleted is refused (use after free)" : ""}`,
+      ),
+      run: (c) => lifecycle(c, f),
+    })),
+};

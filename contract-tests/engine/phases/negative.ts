@@ -1,0 +1,159 @@
+/**
+ * The negative phase: requests the document rules out (each confirmed invalid by ajv as the server reads it),
+ * each expected to get a 4xx. The rejection is demanded (an error) where the document promises one, else implied.
+ */
+import type { OperationEntry } from "../../../openapi/lib/operations.js";
+import { isMapping } from "../../../openapi/lib/spec.js";
+import { documentedServerCondition } from "../../checks/not-a-server-error.js";
+import { isSkip, reason, type Outcome } from "../../model/skip.js";
+import type { Exchange } from "../../model/types.js";
+import { fromWire } from "../../model/wire-values.js";
+import { writtenByTransport } from "../../model/wire.js";
+import type { RequestSpec } from "../../transport/target.js";
+import { moreInvalidValues, requiredParameters } from "../coverage.js";
+import { invalidValues, type Mutation } from "../generate.js";
+import { planOf } from "../plan.js";
+import { bucketOf, cloneValues, readBack, readsAsNoBody, serialize, toRequest, type Values } from "../requests.js";
+import type { Judgement, ScenarioContext } from "../scenario.js";
+import { readyBase } from "../values.js";
+import { type Phase, scenarioOf } from "./phase.js";
+
+/** One invalid request: what makes it invalid, and whether its refusal is demanded or implied. */
+interface Case {
+  spec: RequestSpec;
+  what: string;
+  demand: Mutation["demand"];
+  /** It cannot be told apart from a valid request (an empty value, read as absent). */
+  ambiguous: boolean;
+}
+
+/** The invalid bodies built on the valid one: media, syntax, the schema's own rules, each member's. */
+function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add: (c: Case) => void): void {
+  const body = planOf(op).body;
+  const pointer = body?.pointer;
+  if (!body || !values.body || !pointer) return;
+  const send = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error") =>
+    add({ spec, what, demand, ambiguous: false });
+  const invalid = (candidate: unknown) =>
+    ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
+  if (body.required) send(toRequest(op, { ...values, body: undefined } as Values), "no body where one is required");
+  if (body.writing === "json") {
+    const text = JSON.stringify(values.body.value);
+    send(
+      toRequest(op, values, { rawBody: text, contentType: "text/plain", json: undefined }),
+      "a JSON body sent as text/plain",
+    );
+    send(toRequest(op, values, { rawBody: text.slice(0, -1) || "{", json: undefined }), "malformed JSON");
+  }
+  const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
+  // The members the mutations start from: none when the valid body is no object (null for a nullable schema).
+  const members: Record<string, unknown> = isMapping(values.body.value) ? values.body.value : {};
+  const bodies: Array<[unknown, string, Mutation["demand"]]> = [
+    ...invalidValues(ctx.model, { $ref: `#${pointer}` }),
+    ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value),
+  ].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
+  bodies.push([{}, "an empty object", "error"]);
+  for (const name of (schema.required as string[] | undefined) ?? []) {
+    const { [name]: _dropped, ...rest } = members;
+    bodies.push([rest, `missing required member ${name}`, "error"]);
+  }
+  for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
+    for (const m of [
+      ...invalidValues(ctx.model, s),
+      ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, members[name]),
+    ])
+      bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+  // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
+  const leftOut = (candidate: unknown) => !body.required && readsAsNoBody(op, candidate);
+  for (const [candidate, what, demand] of bodies)
+    if (invalid(candidate) && !leftOut(candidate))
+      send(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+}
+
+/** Required parameters left out, and parameters that break their schemas as the server reads the wire. */
+function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add: (c: Case) => void): void {
+  // A required parameter left out (Schemathesis's missing_parameter; missing_required_header for headers); a
+  // header the transport writes anyway (Host, Content-Length with a body, User-Agent) cannot be left out.
+  for (const p of requiredParameters(op)) {
+    if (p.in === "header" && writtenByTransport(p.name, values.body !== undefined)) continue;
+    const v = cloneValues(values);
+    delete bucketOf(v, p.in)[p.name];
+    add({
+      spec: toRequest(op, v),
+      what: `required ${p.in} parameter ${p.name} left out`,
+      demand: "error",
+      ambiguous: false,
+    });
+  }
+  for (const p of op.parameters)
+    for (const m of [
+      ...invalidValues(ctx.model, p.schema),
+      ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name]),
+    ]) {
+      const wire = serialize(p, m.value);
+      // An empty path segment would change the route, not the parameter; a value still valid on the wire is no
+      // negative.
+      const errors =
+        p.in === "path" && (wire === "" || m.value === null)
+          ? []
+          : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
+      if (errors.length === 0) continue;
+      const v = cloneValues(values);
+      bucketOf(v, p.in)[p.name] = m.value;
+      // On the wire every value is text: say what the server reads and the rule that text breaks.
+      const sent =
+        `sent as ${JSON.stringify(Array.isArray(wire) ? wire.join(",") : wire).slice(0, 80)}, ` +
+        `which breaks ${errors[0]!.keyword}`;
+      // An empty value cannot be told apart from a parameter left out: its rejection is implied, not demanded.
+      // An object written by a style (no JSON content) has no wire form for a non-object: its rejection is implied too.
+      const styledObject = p.contentType === undefined && ctx.model.deref(p.schema, "").schema?.type === "object";
+      add({
+        spec: toRequest(op, v),
+        what: `${p.in} parameter ${p.name}: ${m.what}; ${sent}`,
+        demand: wire === "" || styledObject ? "warning" : m.demand,
+        ambiguous: wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")),
+      });
+    }
+}
+
+async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> {
+  const values = await readyBase(ctx, op);
+  if (isSkip(values)) return values;
+  const cases: Case[] = [];
+  const add = (c: Case) => cases.push(c);
+  bodyCases(ctx, op, values, add);
+  parameterCases(ctx, op, values, add);
+  if (cases.length === 0) return reason("not-applicable", "the document rules out no input of this operation");
+  const answers = await ctx.sendAll(cases.map((c) => ({ spec: c.spec, unjudged: true })));
+  // Invalid input answered with a 5xx: the valid base it was built on is asked once. A base that fails already is
+  // reported once, as its own failure; the invalid inputs built on it and answered with a 5xx are not judged again
+  // (one server bug must not read as many missing validations).
+  let baseAnswer: Exchange | undefined;
+  for (const [i, c] of cases.entries()) {
+    const ex = answers[i]!;
+    const judged: Judgement = {
+      intent: "rejection",
+      demand: c.demand,
+      mutation: c.what,
+      cause: c.what,
+      ...(c.ambiguous ? { ambiguous: true } : {}),
+    };
+    if (ex.response.status >= 500) {
+      baseAnswer ??= await ctx.send(toRequest(op, values), {
+        cause: "the valid request the invalid ones were built on",
+      });
+      const failed = baseAnswer.response.status;
+      if (failed >= 500 && !documentedServerCondition(ctx.model, op.operationId, failed)) {
+        ctx.verdict.only(ex, [], judged);
+        continue;
+      }
+    }
+    ctx.verdict.check(ex, [], judged);
+  }
+  return undefined;
+}
+
+/** The phase. */
+export const negativePhase: Phase = {
+  forOperation: (_input, op) => [scenarioOf("negative", op, (c) => negative(c, op))],
+};
