@@ -4,17 +4,19 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  classValues,
   EDGE_ITEMS,
   EDGE_REQUESTS_PER_OPERATION,
   EDGE_STRING_LENGTH,
   edgeRequests,
   edgeValue,
   hasEdges,
+} from "../engine/edges.js";
+import {
+  classValues,
   NON_ASCII_TEXT,
   VALUE_CLASS_REQUESTS_PER_OPERATION,
   valueClassRequests,
-} from "../engine/edges.js";
+} from "../engine/value-classes.js";
 import { toRequest } from "../engine/requests.js";
 import { baseValues } from "../engine/values.js";
 import { isSkip, skipText } from "../model/skip.js";

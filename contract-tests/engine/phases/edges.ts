@@ -5,7 +5,8 @@
  */
 import type { OperationEntry, ParameterEntry } from "../../../openapi/lib/operations.js";
 import { isSkip, reason, type Outcome } from "../../model/skip.js";
-import { edgeRequests, hasEdges, valueClassRequests } from "../edges.js";
+import { edgeRequests, hasEdges } from "../edges.js";
+import { valueClassRequests } from "../value-classes.js";
 import { toRequest } from "../requests.js";
 import type { ScenarioContext } from "../scenario.js";
 import { isLinkTarget, linkedValues, readyBase } from "../values.js";
