@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { readJsonFile } from "../../openapi/lib/self-contained.js";
+import { ALWAYS_RUN, SELECTABLE_PHASES } from "../model/phases.js";
 
 /** A setting that breaks a rule; the message names the flag, variable or config key and the rule. */
 export class SettingsError extends Error {
@@ -155,9 +156,8 @@ export const OPTIONS: readonly OptionDef[] = [
     default: "(every phase)",
     value: "<list>",
     description:
-      "Only these phases: examples, positive, negative, auth, edges, links, isolation, " +
-      "unsupported-method, semantics (a phase no scenario of the run has is refused, naming those it " +
-      "has).",
+      `Only these phases: ${SELECTABLE_PHASES.join(", ")} (a phase no scenario of the run has is refused, naming ` +
+      `those it has; ${ALWAYS_RUN.join(", ")} runs whatever the selection).`,
   },
   {
     name: "checks",

@@ -5,8 +5,7 @@
  */
 import { closest, SettingsError } from "../config/options.js";
 import type { Settings } from "../config/settings.js";
-import { PHASE_IDS } from "../model/phases.js";
-import { ALWAYS } from "./phases/index.js";
+import { ALWAYS_RUN, PHASE_IDS } from "../model/phases.js";
 import type { Scenario } from "./scenario.js";
 
 /**
@@ -16,7 +15,7 @@ import type { Scenario } from "./scenario.js";
 export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "phases">): Scenario[] {
   const phases = settings.phases;
   if (!phases) return scenarios;
-  const here = [...new Set(scenarios.map((s) => s.phase))].filter((p) => !ALWAYS.includes(p));
+  const here = [...new Set(scenarios.map((s) => s.phase))].filter((p) => !ALWAYS_RUN.includes(p));
   for (const p of phases) {
     if (!(PHASE_IDS as readonly string[]).includes(p))
       throw new SettingsError(
@@ -29,7 +28,7 @@ export function selectPhases(scenarios: Scenario[], settings: Pick<Settings, "ph
           `did you mean ${closest(p, here)}? (phases here: ${here.join(", ")})`,
       );
   }
-  return scenarios.filter((s) => phases.includes(s.phase) || ALWAYS.includes(s.phase));
+  return scenarios.filter((s) => phases.includes(s.phase) || ALWAYS_RUN.includes(s.phase));
 }
 
 /** Refuses a check id that does not exist, naming the closest one. */

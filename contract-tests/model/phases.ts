@@ -128,3 +128,9 @@ export const PHASE_IDS: readonly PhaseId[] = PHASES.map((p) => p.id);
 export function phaseRow(id: PhaseId): PhaseRow {
   return PHASES.find((p) => p.id === id)!;
 }
+
+/** The phases that run whatever `--phases` selects (the clean-up of what a live run created). */
+export const ALWAYS_RUN: readonly PhaseId[] = PHASES.filter((p) => "always" in p && p.always).map((p) => p.id);
+
+/** The phases `--phases` can select (every phase but those that always run). */
+export const SELECTABLE_PHASES: readonly PhaseId[] = PHASE_IDS.filter((id) => !ALWAYS_RUN.includes(id));

@@ -78,6 +78,3 @@ export function planScenarios(input: PlanInput): Scenario[] {
     .map((x) => x.s);
   return [...byOperation, ...last];
 }
-
-/** The phases a run always keeps, whatever --phases selects. */
-export const ALWAYS: readonly PhaseId[] = PHASES.filter((p) => "always" in p && p.always).map((p) => p.id);
