@@ -7,6 +7,7 @@
  * operations is below it.
  */
 import { documentedStatusKey } from "../../openapi/lib/operations.js";
+import { skipText, type SkipReason } from "../model/skip.js";
 import type { ScenarioResult } from "../model/types.js";
 
 /** One operation's reach. */
@@ -47,62 +48,71 @@ export interface Reach {
   operations: OperationReach[];
 }
 
-/** A reason class: its phrase after a count of one and of several operations, and what recognises it. */
+/** A reason class: its phrase after a count of one and of several operations, and the skips it holds. */
 interface ReasonClass {
   one: string;
   many: string;
-  test: RegExp;
+  holds(r: SkipReason): boolean;
 }
 
 /**
  * Reason classes, in priority: an operation's headline reason is the first class any of its skipped scenarios
- * has (a run cut short first). Reasons that say only why a probe did not apply (no auth to probe, no input to
- * rule out) never say why nothing was sent: they explain an operation only when nothing else does.
+ * has (a run cut short first), read from the scenario's typed reason (model/skip.ts). Reasons that say only why a
+ * probe did not apply (no auth to probe, no input to rule out, no second account) never say why nothing was sent:
+ * they explain an operation only when nothing else does.
  */
 const CLASSES: ReasonClass[] = [
-  { one: "was cut by the request budget", many: "were cut by the request budget", test: /request budget/i },
+  {
+    one: "was cut by the request budget",
+    many: "were cut by the request budget",
+    holds: (r) => r.kind === "cut" && r.by === "budget",
+  },
   {
     one: "was cut: the target did not answer",
     many: "were cut: the target did not answer",
-    test: /stopped answering|did not answer the preflight/i,
+    holds: (r) => r.kind === "cut" && (r.by === "unanswering" || r.by === "preflight"),
   },
-  { one: "was cut by --max-failures", many: "were cut by --max-failures", test: /--max-failures/ },
+  {
+    one: "was cut by --max-failures",
+    many: "were cut by --max-failures",
+    holds: (r) => r.kind === "cut" && r.by === "max-failures",
+  },
   {
     one: "was refused by the request boundary",
     many: "were refused by the request boundary",
-    test: /refused to send|^(skipped: )?refused:/i,
+    holds: (r) => r.kind === "refused",
   },
   {
     one: "needs an id",
     many: "need an id",
-    test: /\bneeds? an id\b|path parameter|CONTRACT_PARAMS \{"[^"]*"|identifier|resource the suite (may|created)/i,
+    holds: (r) => r.kind === "needs-value" || (r.kind === "no-value" && /path parameter/.test(r.text)),
   },
-  { one: "needs a live target", many: "need a live target", test: /needs a live target/i },
   {
-    one: "needs a parameter value",
-    many: "need a parameter value",
-    test: /no value for the required|needs CONTRACT_PARAMS/i,
+    one: "needs a live target",
+    many: "need a live target",
+    holds: (r) => r.kind === "needs" && r.need === "live-target",
   },
+  { one: "needs a parameter value", many: "need a parameter value", holds: (r) => r.kind === "no-value" },
   {
     one: "has a body the suite cannot write",
     many: "have a body the suite cannot write",
-    test: /request body is .* which the suite does not write|no valid .* body could be generated/i,
+    holds: (r) => r.kind === "body",
   },
   {
     one: "has a part of the document the suite cannot use",
     many: "have parts of the document the suite cannot use",
-    test: /document cannot be used|generation stopped at/i,
+    holds: (r) => r.kind === "document",
   },
   {
     one: "has no link value to follow",
     many: "have no link values to follow",
-    test: /\blink\b/i,
+    holds: (r) => r.kind === "no-link-value",
   },
 ];
 
 /** Reasons that say why a probe did not apply, never why an operation got no request at all. */
-const NOT_APPLICABLE =
-  /requires no authentication|without a credential|cannot present a credential|rules out no input|bounds every value|lists no states|CONTRACT_SECOND_API_KEY|needs records on the first account|needs browser requests/i;
+const notApplicable = (r: SkipReason) =>
+  r.kind === "not-applicable" || r.kind === "needs-records" || (r.kind === "needs" && r.need !== "live-target");
 
 /** The groups of reasons besides the classes, in their rank after them. */
 const NO_ANSWER = "got no HTTP answer";
@@ -115,18 +125,16 @@ const rankOf = (reason: string) => {
   return i < 0 ? CLASSES.length : i;
 };
 
-/** A skip reason without its "skipped: " prefix. */
-const bare = (reason: string) => reason.replace(/^skipped: /, "");
-
 /** A reason's group (a class's plural phrase, or the reason itself) and rank (lower explains an operation first). */
 function groupOf(r: ScenarioResult): { group: string; rank: number; detail: string } {
   if (r.status !== "skipped")
     return r.error
       ? { group: INTERNAL, rank: CLASSES.length + 1, detail: "an internal error of the suite" }
       : { group: NO_ANSWER, rank: CLASSES.length, detail: "no request got an HTTP answer" };
-  const detail = bare(r.skipReason ?? "skipped");
-  if (NOT_APPLICABLE.test(detail)) return { group: detail, rank: CLASSES.length + 3, detail };
-  const i = CLASSES.findIndex((c) => c.test.test(detail));
+  const detail = (r.skip ? skipText(r.skip) : (r.skipReason ?? "skipped")).replace(/^skipped: /, "");
+  if (!r.skip) return { group: detail, rank: CLASSES.length + 2, detail };
+  if (notApplicable(r.skip)) return { group: detail, rank: CLASSES.length + 3, detail };
+  const i = CLASSES.findIndex((c) => c.holds(r.skip!));
   return i < 0 ? { group: detail, rank: CLASSES.length + 2, detail } : { group: CLASSES[i]!.many, rank: i, detail };
 }
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJson, startServer, type TestServer } from "../../src/test/support/server.js";
 import { runContract } from "../cli/contract-run.js";
+import { needs, reason, skipText, type SkipReason } from "../model/skip.js";
 import type { ScenarioResult } from "../model/types.js";
 import { resolveOptions, SettingsError } from "../config/options.js";
 import { finishRun } from "../cli/finish.js";
@@ -280,33 +281,36 @@ describe("--min-reach as an option", () => {
 
 describe("why an operation was not reached", () => {
   const ops = ["a", "b", "c", "d", "e"].map((id) => ({ operationId: id, method: "GET", path: `/${id}/{id}` }));
-  const skipped = (operation: string, phase: string, skipReason: string, notRun?: string): ScenarioResult => ({
+  const skipped = (operation: string, phase: string, skip: SkipReason, notRun?: string): ScenarioResult => ({
     id: `${operation}/${phase}`,
     operation,
     phase,
     title: phase,
     status: "skipped",
-    skipReason,
+    skipReason: skipText(skip),
+    skip,
     findings: [],
     accepted: [],
     exchanges: 0,
     ...(notRun ? { notRun } : {}),
   });
-  const needsId = (op: string) => `skipped: needs CONTRACT_PARAMS {"${op}.id": ...} (or a link that supplies it)`;
+  const needsId = (op: string): SkipReason => ({ kind: "needs-value", operation: op, name: "id", safe: true });
+  const budget = "skipped: the request budget of 5 is spent (CONTRACT_MAX_REQUESTS)";
   const results: ScenarioResult[] = [
-    { ...skipped("a", "positive", ""), status: "passed", skipReason: undefined, answered: { a: [200] } },
+    {
+      ...skipped("a", "positive", needsId("a")),
+      status: "passed",
+      skipReason: undefined,
+      skip: undefined,
+      answered: { a: [200] },
+    },
     // Its own reasons: most scenarios need an id; the auth probe did not apply (that never explains it).
-    skipped("b", "auth", "skipped: the operation requires no authentication"),
+    skipped("b", "auth", reason("not-applicable", "the operation requires no authentication")),
     skipped("b", "positive", needsId("b")),
     skipped("b", "examples", needsId("b")),
     skipped("c", "positive", needsId("c")),
-    skipped("d", "positive", "skipped: needs a live target (the mock answers static examples whatever the state)"),
-    skipped(
-      "e",
-      "positive",
-      "skipped: the request budget of 5 is spent (CONTRACT_MAX_REQUESTS)",
-      "skipped: the request budget of 5 is spent (CONTRACT_MAX_REQUESTS)",
-    ),
+    skipped("d", "positive", needs("live-target")),
+    skipped("e", "positive", { kind: "cut", by: "budget", text: budget }, budget),
   ];
 
   it("groups the reasons: the operations that need an id, a live target, or were cut by the budget", () => {
@@ -359,7 +363,9 @@ describe("a verdict line a document cannot flood", () => {
         phase: "positive",
         title: "positive",
         status: "skipped",
-        skipReason: `skipped: an unusual reason number ${i} ${"x".repeat(i === 0 ? 300 : 1)}`,
+        ...((skip: SkipReason) => ({ skip, skipReason: skipText(skip) }))(
+          reason("step-failed", `an unusual reason number ${i} ${"x".repeat(i === 0 ? 300 : 1)}`),
+        ),
         findings: [],
         accepted: [],
         exchanges: 0,
@@ -393,13 +399,13 @@ describe("sharded runs", () => {
     { operationId: "b", method: "GET", path: "/b", responses: ["200"] },
     { operationId: "c", method: "GET", path: "/c/{id}", responses: ["200"] },
   ];
-  const result = (operation: string, answered?: Record<string, number[]>, skipReason?: string): ScenarioResult => ({
+  const result = (operation: string, answered?: Record<string, number[]>, skip?: SkipReason): ScenarioResult => ({
     id: `${operation}/positive`,
     operation,
     phase: "positive",
     title: `${operation} positive`,
-    status: skipReason ? "skipped" : "passed",
-    ...(skipReason ? { skipReason } : {}),
+    status: skip ? "skipped" : "passed",
+    ...(skip ? { skipReason: skipText(skip), skip } : {}),
     findings: [],
     accepted: [],
     exchanges: answered ? 1 : 0,
@@ -424,7 +430,10 @@ describe("sharded runs", () => {
       const records = [
         record(
           1,
-          [result("a", { a: [200] }), result("c", undefined, 'skipped: needs CONTRACT_PARAMS {"c.id": ...}')],
+          [
+            result("a", { a: [200] }),
+            result("c", undefined, { kind: "needs-value", operation: "c", name: "id", safe: false }),
+          ],
           ["a", "c"],
         ),
         record(2, [result("b", { b: [200] }), result("a", { a: [404] })], ["b"]),
@@ -497,6 +506,7 @@ describe("npm run contract:merge", () => {
           ...passed("b", {}),
           status: "skipped",
           skipReason: 'skipped: needs CONTRACT_PARAMS {"b.id": ...} (or a link that supplies it)',
+          skip: { kind: "needs-value", operation: "b", name: "id", safe: true },
           answered: undefined,
         },
       ],
