@@ -15,7 +15,9 @@ export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
     finding(ex, {
       severity: "error",
       title: "Another account's records returned",
-      received: `${leaked.length} identifier(s) of the first account: ${show(leaked.slice(0, 3))}`,
+      received:
+        `${leaked.length} identifier(s) of the first account: ${show(leaked.slice(0, 3))}` +
+        (leaked.length > 3 ? ` and ${leaked.length - 3} more` : ""),
       documented:
         "results scoped to the caller's account (the key the security requirement asks for identifies the caller)",
       promise: securityPromise(model, ex.operation),

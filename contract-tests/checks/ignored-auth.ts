@@ -20,10 +20,11 @@ export const ignoredAuth: Check = (ex, { intent, model, inDoubt }) => {
   if (inDoubt)
     return [
       finding(ex, {
-        severity: "warning",
+        severity: "error",
         title: `The API answered a request ${HOW[intent]}, which the document does not call unauthenticated`,
         received: `status ${status}`,
-        documented: `a 4xx refusal (a warning: ${inDoubt})`,
+        documented: "a 4xx refusal",
+        lenient: { because: "in-doubt", why: inDoubt },
       }),
     ];
   return [

@@ -19,6 +19,7 @@ import { unsupportedMethod } from "./unsupported-method.js";
 import { updatePersisted } from "./update-persisted.js";
 import { useAfterFree } from "./use-after-free.js";
 import { listedAfterCreate } from "./listed-after-create.js";
+import { decided } from "./severity.js";
 
 /** A registered check. */
 export interface CheckDef {
@@ -73,10 +74,6 @@ const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INT
  */
 const RULED_OUT: ReadonlySet<CheckContext["intent"]> = new Set(["rejection", "no-key", "empty-key", "wrong-key"]);
 
-/** Added to what an error without a promise documented, when the registry makes it a warning. */
-export const NO_PROMISE =
-  "(a warning: the check names no place in the document and no statement of the interface that promises this)";
-
 /**
  * The checks of a run: the generic ones, and the semantic checks its caller registers for their operations
  * (the modules are registered by the run, so this registry imports none of them).
@@ -115,8 +112,8 @@ export class CheckRegistry {
 
   /**
    * Runs the named checks on one exchange. Relational checks are skipped on the mock unless the exchange is an
-   * example pair; relational and semantic checks are skipped on requests the document rules out. Every error
-   * names its promise (its own, else its check's): one that names none is reported as a warning.
+   * example pair; relational and semantic checks are skipped on requests the document rules out. Each finding's
+   * severity is decided by checks/severity.ts (an error names its promise: its own, else its check's).
    */
   readonly run = (ids: Iterable<string>, exchange: Exchange, ctx: CheckContext): Finding[] => {
     const out: Finding[] = [];
@@ -131,9 +128,7 @@ export class CheckRegistry {
       const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
       for (const f of findings) {
         const promise = f.promise ?? def.promise;
-        if (f.severity === "error" && !promise)
-          out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
-        else out.push({ check: id, ...f, ...(promise ? { promise } : {}), ...replay });
+        out.push({ check: id, ...decided({ ...f, ...(promise ? { promise } : {}) }, ctx.strict), ...replay });
       }
     }
     return out;

@@ -15,13 +15,16 @@ export const listedAfterCreate: Check = (ex, { intent, listed, model }) => {
   if (Array.isArray(items) && items.some((i) => idOf(i) === key)) return [];
   return [
     finding(ex, {
-      severity: listed.complete ? "error" : "warning",
+      severity: "error",
       title: `A resource ${listed.createdBy} just created is missing from the listing`,
       received: Array.isArray(items) ? `${items.length} item(s), none with the id ${key}` : "no list of items",
       documented: listed.complete
         ? "the created resource among the collection's items"
-        : "the created resource among the first page's items (a warning: the page may not hold the whole collection)",
-      ...(listed.complete ? { promise: successPromise(model, ex.operation) } : {}),
+        : "the created resource among the first page's items",
+      promise: successPromise(model, ex.operation),
+      ...(listed.complete
+        ? {}
+        : { lenient: { because: "partial-view", why: "the page may not hold the whole collection" } as const }),
     }),
   ];
 };

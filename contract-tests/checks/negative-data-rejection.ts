@@ -1,7 +1,7 @@
 import { matchingMedia } from "../../openapi/lib/operations.js";
 import { finding, show } from "../model/exchange.js";
 import { operationPromise, REFUSAL_STATUSES, refusalPromise } from "../model/promise.js";
-import type { Check } from "../model/types.js";
+import type { Check, Leniency } from "../model/types.js";
 
 /** The statuses that document a refusal of a body sent in a media type the operation does not take. */
 const MEDIA_REFUSALS = ["415", ...REFUSAL_STATUSES];
@@ -15,7 +15,7 @@ const MEDIA_REFUSALS = ["415", ...REFUSAL_STATUSES];
  * does), except input that cannot be told apart from a valid request (`ambiguous`: an empty value), and a request
  * the transport did not send as built (`inDoubt`: a header it cannot carry), which is a warning naming why.
  */
-export const negativeDataRejection: Check = (ex, { intent, demand, mutation, model, strict, ambiguous, inDoubt }) => {
+export const negativeDataRejection: Check = (ex, { intent, demand, mutation, model, ambiguous, inDoubt }) => {
   const status = ex.response.status;
   if (intent !== "rejection" || status === 0 || (status >= 400 && status < 500)) return [];
   const sent = ex.request.bodyText ?? show(ex.request.query);
@@ -25,33 +25,33 @@ export const negativeDataRejection: Check = (ex, { intent, demand, mutation, mod
     takes.length > 0 &&
     !matchingMedia(takes, ex.request.headers["content-type"] ?? null);
   const documentedRefusal = refusalPromise(model, ex.operation, otherMedia ? MEDIA_REFUSALS : undefined);
-  const held = !ambiguous && !inDoubt && (strict || (demand ?? "error") === "error");
-  const promise = !held
-    ? undefined
-    : (documentedRefusal ??
-      (strict
-        ? `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every ` +
-          `refusal of input the document rules out is held)`
-        : undefined));
-  const why = inDoubt
-    ? `the request on the wire is not the one the suite built: ${inDoubt}`
+  // Why the refusal is not held this time (strict holds the document's silence and its looseness, nothing else).
+  const lenient: Leniency | undefined = inDoubt
+    ? { because: "in-doubt", why: `the request on the wire is not the one the suite built: ${inDoubt}` }
     : ambiguous
-      ? "the input cannot be told apart from a valid request"
-      : !held
-        ? "the document names this rule without saying it is enforced"
-        : !promise
-          ? "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response"
+      ? { because: "indistinguishable", why: "the input cannot be told apart from a valid request" }
+      : (demand ?? "error") === "warning"
+        ? { because: "implied-rule", why: "the document names this rule without saying it is enforced" }
+        : !documentedRefusal
+          ? {
+              because: "document-silent",
+              why: "the document promises no refusal: the operation documents no 400, 422, 4XX or default error response",
+            }
           : undefined;
+  const promise =
+    documentedRefusal ??
+    `${operationPromise(model, ex.operation)} (CONTRACT_STRICT=1: every refusal of input the document rules out is held)`;
   return [
     finding(ex, {
-      severity: promise ? "error" : "warning",
+      severity: "error",
       title:
         status < 300
           ? `Invalid input accepted${mutation ? ` (${mutation})` : ""}`
           : `Invalid input not answered with a 4xx${mutation ? ` (${mutation})` : ""}`,
       received: `status ${status} for ${show(sent)}`,
-      documented: `a 4xx for input the document rules out${why ? ` (a warning: ${why})` : ""}`,
-      ...(promise ? { promise } : {}),
+      documented: "a 4xx for input the document rules out",
+      promise,
+      ...(lenient ? { lenient } : {}),
     }),
   ];
 };

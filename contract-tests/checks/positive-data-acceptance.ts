@@ -13,10 +13,11 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
   if (inDoubt)
     return [
       finding(ex, {
-        severity: "warning",
+        severity: "error",
         title: "Input refused that the suite could not build as the document promises",
         received: `status ${status} for ${show(sent)}`,
-        documented: `a 2xx for valid input (a warning: ${inDoubt})`,
+        documented: "a 2xx for valid input",
+        lenient: { because: "in-doubt", why: inDoubt },
       }),
     ];
   return [

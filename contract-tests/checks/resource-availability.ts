@@ -42,13 +42,14 @@ export const resourceAvailability: Check = (ex, { intent, linked, linkPromise, l
   // inference was wrong, so it is a warning (a resource the run created is held to its read by the lifecycle).
   return [
     finding(ex, {
-      severity: linkInferred ? "warning" : "error",
+      severity: "error",
       title: `The resource a link pointed at was not found (link ${linked})`,
       received: "status 404",
-      documented: linkInferred
-        ? "the resource a successful response just named is available (a warning: the link is inferred, not written)"
-        : "the resource a successful response just named is available",
+      documented: "the resource a successful response just named is available",
       promise: linkPromise,
+      ...(linkInferred
+        ? { lenient: { because: "inferred-link", why: "the link is inferred, not written" } as const }
+        : {}),
     }),
   ];
 };

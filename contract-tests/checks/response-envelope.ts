@@ -7,16 +7,17 @@ import type { Check } from "../model/types.js";
  * and schema responses so). The inner value is what the other checks validate; the wrapper is a warning, an
  * error under strict.
  */
-export const responseEnvelope: Check = (ex, { model, strict }) => {
+export const responseEnvelope: Check = (ex, { model }) => {
   if (!isEnveloped(model, ex)) return [];
   return [
     finding(ex, {
-      severity: strict ? "error" : "warning",
+      severity: "error",
       title: 'Response wrapped in an undocumented {"data": ...} envelope',
       received: `an object with members ${Object.keys(ex.response.json as object).join(", ")}`,
       documented: "the bare object the document shows for this operation",
       instancePath: "/data",
-      ...(strict ? { promise: responsePromise(model, ex.operation, ex.response.status, "content") } : {}),
+      promise: responsePromise(model, ex.operation, ex.response.status, "content"),
+      lenient: { because: "strict-only" },
     }),
   ];
 };

@@ -11,11 +11,13 @@ export const statusCodeConformance: Check = (ex, { model, intent }) => {
   if (is4xx && intent !== "acceptance" && intent !== "conforming") return [];
   return [
     finding(ex, {
-      severity: is4xx ? "warning" : "error",
+      severity: "error",
       title: "Undocumented HTTP status code",
       received: `status ${status}`,
       documented: `one of ${model.documentedStatuses(ex.operation).join(", ")}`,
       promise: responsesPromise(model, ex.operation),
+      // Like Prism's validator: a server may refuse for a reason (a limit) the document does not show.
+      ...(is4xx ? { lenient: { because: "server-limit" } as const } : {}),
     }),
   ];
 };

@@ -4,7 +4,7 @@ import { undocumentedMembers } from "../model/undocumented.js";
 import type { Check } from "../model/types.js";
 
 /** Response members the document does not list: a warning, or an error under CONTRACT_STRICT=1. */
-export const undocumentedProperties: Check = (ex, { model, strict }) => {
+export const undocumentedProperties: Check = (ex, { model }) => {
   const { status, json } = ex.response;
   if (status === 0 || json === undefined || !model.isDocumentedStatus(ex.operation, status)) return [];
   const chosen = responseBodySchema(model, ex);
@@ -13,7 +13,7 @@ export const undocumentedProperties: Check = (ex, { model, strict }) => {
   const body = payload(model, ex);
   return undocumentedMembers(model, { $ref: `#${pointer}` }, pointer, body).map((p) =>
     finding(ex, {
-      severity: strict ? "error" : "warning",
+      severity: "error",
       title: `Undocumented property "${show(p.name, 60).slice(1, -1)}" in the response`,
       received: `"${show(p.name, 60).slice(1, -1)}": ${show(resolvePointer(body, p.instancePath), 120)}`,
       documented: "only the properties the schema lists",
@@ -21,7 +21,8 @@ export const undocumentedProperties: Check = (ex, { model, strict }) => {
       instancePath: payloadPrefix(model, ex) + p.instancePath,
       value: bounded(resolvePointer(body, p.instancePath), 120),
       // Only strict (the user's request) holds a schema's silence about other members as a promise.
-      ...(strict ? { promise: p.schemaPath } : {}),
+      promise: p.schemaPath,
+      lenient: { because: "strict-only" },
     }),
   );
 };

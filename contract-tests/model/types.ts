@@ -181,6 +181,24 @@ export interface ReadBack {
 /** Severity of a finding: errors fail the run, warnings are only reported. */
 export type Severity = "error" | "warning";
 
+/**
+ * Why a rule a check saw broken is not held this time (the finding is a warning): checks name it, and
+ * checks/severity.ts decides from it. CONTRACT_STRICT=1 holds `document-silent`, `implied-rule` and `strict-only`.
+ */
+export interface Leniency {
+  because:
+    | "in-doubt" // the request on the wire is not what the suite built, or the document's example breaks its schema
+    | "document-silent" // the document promises no such answer (no refusal documented, say)
+    | "implied-rule" // the document only names the rule (a format or pattern), without saying it is enforced
+    | "indistinguishable" // the input cannot be told apart from a valid request (an empty value)
+    | "inferred-link" // the link is the suite's inference, not the document's
+    | "partial-view" // what the suite saw may not be the whole (a page of a listing)
+    | "server-limit" // the server may have a limit the document does not show (an undocumented 4xx)
+    | "strict-only"; // only strict mode holds it (undocumented members, an envelope)
+  /** Why, in a few words, added to the finding's Documented line; none when that line says it already. */
+  why?: string;
+}
+
 /** One broken promise, as data (never an exception). */
 export interface Finding {
   check: string;
@@ -201,6 +219,8 @@ export interface Finding {
    * has one: the registry makes an error without one a warning.
    */
   promise?: string;
+  /** Why a rule the check saw broken is only a warning this time (see checks/severity.ts). */
+  lenient?: Leniency;
   /** How often this finding occurred (the same rule at several positions or in several exchanges). */
   count?: number;
   /** The request again, as data, with what the check knew of it: `--replay` sends it and re-runs the check. */

@@ -1,6 +1,6 @@
 /** Every registered check passes on good exchanges and reports exactly what is wrong on broken ones. */
 import { describe, expect, it } from "vitest";
-import { NO_PROMISE } from "../checks/index.js";
+import { NO_PROMISE } from "../checks/severity.js";
 import { ALL_CHECKS } from "../modules/index.js";
 import { CASES } from "../fixtures/cases.js";
 import { listingOk, model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
