@@ -129,7 +129,10 @@ export class CheckRegistry {
       if ((def.relational || def.operationId !== undefined) && RULED_OUT.has(ctx.intent)) continue;
       const findings = def.fn(exchange, ctx);
       const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
-      for (const f of findings) {
+      // What set the request apart is part of each finding's identity: one finding per distinct cause.
+      const cause = ctx.cause ?? ctx.mutation;
+      for (const found of findings) {
+        const f = cause && found.cause === undefined ? { ...found, cause } : found;
         const promise = f.promise ?? def.promise;
         if (f.severity === "error" && !promise)
           out.push({ check: id, ...f, severity: "warning", documented: `${f.documented} ${NO_PROMISE}`, ...replay });
