@@ -7,15 +7,8 @@ import { DocumentError } from "../../openapi/lib/document-error.js";
 import { causeText } from "../../src/errors.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
-import {
-  entryKey,
-  findingKey,
-  isExpired,
-  loadBaseline,
-  sameFindingKey,
-  today,
-  type Baseline,
-} from "../report/baseline.js";
+import { entryKey, findingKeys, isExpired, loadBaseline, today, type Baseline } from "../report/baseline.js";
+import { distinct } from "../model/finding-identity.js";
 import type { Settings } from "../config/settings.js";
 import { createTarget, SkipScenario, USER_AGENT, type Recover, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
@@ -23,26 +16,11 @@ import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
 import { CLEANUP, lifecycleScenarios, produce, substitute } from "../engine/lifecycle.js";
 import { mayCreate, track } from "../engine/resources.js";
-import type { Finding, ScenarioResult } from "../model/types.js";
+import type { ScenarioResult } from "../model/types.js";
 import { genericScenarios } from "../engine/phases.js";
 import { checkSelection, selectPhases } from "../engine/select.js";
 import { Verdict, type RunState, type Scenario, type ScenarioContext } from "../engine/scenario.js";
 import { runShare, selectOperations } from "../config/select-operations.js";
-
-/** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
-const MAX_FINDINGS = 200;
-
-/** One entry per finding and place (array indices folded), with how often it occurred. */
-function distinct(findings: Finding[]): Finding[] {
-  const byKey = new Map<string, Finding>();
-  for (const f of findings) {
-    const key = sameFindingKey(f);
-    const seen = byKey.get(key);
-    if (seen) seen.count = (seen.count ?? 1) + 1;
-    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
-  }
-  return [...byKey.values()];
-}
 
 /** A planned and running suite against one target. */
 export class ContractRun {
@@ -149,7 +127,7 @@ export class ContractRun {
     }
     const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
-    const accepted = all.filter((f) => this.#accepting.has(findingKey(f)));
+    const accepted = all.filter((f) => findingKeys(f).some((k) => this.#accepting.has(k)));
     const findings = all.filter((f) => !accepted.includes(f));
     const failed = error !== undefined || findings.some((f) => f.severity === "error");
     // Cut short by the target (budget, breaker), not skipped by its own rule: the run is incomplete.
