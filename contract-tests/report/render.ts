@@ -16,6 +16,7 @@ import {
   type BaselineEntry,
 } from "./baseline.js";
 import { findingIdentity } from "../model/finding-identity.js";
+import { capped, leftOutText, type LeftOut } from "./capped.js";
 import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
 import {
   belowMinimumText,
@@ -220,49 +221,6 @@ function operationsOf(report: RunReport): Array<{ id: string; label: string }> {
   for (const list of [report.findings, report.accepted, report.skipped])
     for (const x of list) if (!ids.has(x.operation)) other.add(x.operation);
   return [...known, ...[...other].map((id) => ({ id, label: t(id) }))];
-}
-
-/** Most distinct failures of one check per operation the text report and the markdown summary show. */
-const MAX_PER_CHECK = 5;
-
-/** What a capped list left out of one check: how many errors and warnings. */
-interface LeftOut {
-  operation: string;
-  check: string;
-  errors: number;
-  warnings: number;
-}
-
-/**
- * The findings of a list by operation and check (in order of first appearance): each group's first
- * `MAX_PER_CHECK`, and what it left out (the JSON report has them all).
- */
-function capped<T extends Pick<Finding, "operation" | "check" | "severity">>(
-  list: readonly T[],
-): Array<{ shown: T[]; more?: LeftOut }> {
-  const groups = new Map<string, T[]>();
-  for (const f of list) {
-    const key = `${f.operation}\u0000${f.check}`;
-    const group = groups.get(key);
-    if (group) group.push(f);
-    else groups.set(key, [f]);
-  }
-  return [...groups.values()].map((group) => {
-    const rest = group.slice(MAX_PER_CHECK);
-    const errors = rest.filter((f) => f.severity === "error").length;
-    const { operation, check } = group[0]!;
-    return {
-      shown: group.slice(0, MAX_PER_CHECK),
-      ...(rest.length ? { more: { operation, check, errors, warnings: rest.length - errors } } : {}),
-    };
-  });
-}
-
-/** The line saying what a capped list left out of one check (`what`: "distinct failures", "accepted findings"). */
-function leftOutText(m: LeftOut, what: string, check: string): string {
-  const n = m.errors + m.warnings;
-  const kinds = [m.errors ? `${m.errors} error(s)` : "", m.warnings ? `${m.warnings} warning(s)` : ""].filter(Boolean);
-  return `and ${n} more ${what} of ${check} (${kinds.join(", ")}; all in contract-report.json)`;
 }
 
 /** The entries of a list by their operation, in list order. */
