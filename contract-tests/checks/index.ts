@@ -65,6 +65,16 @@ const INTENT = {
   unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;
 
+/**
+ * The checks whose verdict depends on what the request carried (its status, a refusal, an echo): their findings are
+ * told apart by their cause. The others judge a response's shape, the same failure whatever was sent.
+ */
+const BY_INPUT: ReadonlySet<string> = new Set([
+  "not_a_server_error",
+  "status_code_conformance",
+  ...Object.keys(INTENT),
+]);
+
 /** The checks every exchange gets, whatever the operation, by id. */
 const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT };
 
@@ -126,7 +136,11 @@ export class CheckRegistry {
       if ((def.relational || def.operationId !== undefined) && RULED_OUT.has(ctx.intent)) continue;
       const findings = def.fn(exchange, ctx);
       const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
-      for (const f of findings) {
+      // What set the request apart is part of the identity of a finding whose verdict depends on it (a 5xx, a
+      // refusal): one finding per distinct cause. A broken response shape is one failure whatever was sent.
+      const cause = BY_INPUT.has(id) ? (ctx.cause ?? ctx.mutation) : undefined;
+      for (const found of findings) {
+        const f = cause && found.cause === undefined ? { ...found, cause } : found;
         const promise = f.promise ?? def.promise;
         out.push({ check: id, ...decided({ ...f, ...(promise ? { promise } : {}) }, ctx.strict), ...replay });
       }

@@ -6,15 +6,7 @@
 import { causeText } from "../../src/errors.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
-import {
-  entryKey,
-  findingKey,
-  isExpired,
-  loadBaseline,
-  sameFindingKey,
-  today,
-  type Baseline,
-} from "../report/baseline.js";
+import { entryKey, findingKeys, isExpired, loadBaseline, today, type Baseline } from "../report/baseline.js";
 import type { Settings } from "../config/settings.js";
 import { createTarget, USER_AGENT, type Recover, type Target } from "../transport/target.js";
 import { requestUrl } from "../transport/boundary.js";
@@ -56,8 +48,7 @@ export class ContractRun {
       target: this.target,
       state: this.state,
       timeoutOf: (operationId) => timeoutFor(settings, operationId),
-      accepted: (f) => accepting.has(findingKey(f)),
-      identity: sameFindingKey,
+      accepted: (f) => findingKeys(f).some((k) => accepting.has(k)),
     });
   }
 

@@ -8,6 +8,7 @@
  * run after every lane.
  */
 import { DocumentError } from "../../openapi/lib/document-error.js";
+import { distinct } from "../model/finding-identity.js";
 import type { Settings } from "../config/settings.js";
 import { linkGroups } from "../model/link-groups.js";
 import { orderingLinks } from "../model/links.js";
@@ -21,9 +22,6 @@ import { track } from "./resources.js";
 import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
 import { produce, substitute } from "./values.js";
 
-/** Most findings one scenario keeps (distinct ones first): a hostile server cannot flood the report. */
-const MAX_FINDINGS = 200;
-
 /** What the executor needs of the run besides the scenarios. */
 export interface ExecutorInput {
   settings: Settings;
@@ -35,26 +33,12 @@ export interface ExecutorInput {
   timeoutOf(operationId: string): number;
   /** True when the baseline accepts the finding. */
   accepted(f: Finding): boolean;
-  /** Identity of a finding within a scenario (repeats are counted, not listed). */
-  identity(f: Finding): string;
 }
 
 /** What a caller hears as the run goes: each scenario as it starts and ends (in the order they finish). */
 export interface ExecutionHooks {
   started?(s: Scenario, index: number): void;
   finished?(result: ScenarioResult, index: number): void;
-}
-
-/** One entry per distinct finding, with how often it occurred. */
-function distinct(findings: Finding[], identity: (f: Finding) => string): Finding[] {
-  const byKey = new Map<string, Finding>();
-  for (const f of findings) {
-    const key = identity(f);
-    const seen = byKey.get(key);
-    if (seen) seen.count = (seen.count ?? 1) + 1;
-    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: 1 });
-  }
-  return [...byKey.values()];
 }
 
 /** Why a scenario's step threw, as a typed reason, or undefined for an internal error of the suite. */
@@ -113,7 +97,7 @@ export class Executor {
       if (!skip)
         error = target.scrubber.text(err instanceof Error ? (err.stack ?? err.message) : String(err)).slice(0, 4000);
     }
-    const all = distinct(verdict.findings, this.run.identity);
+    const all = distinct(verdict.findings);
     // An expired entry accepts nothing: its finding fails the run again.
     const accepted = all.filter((f) => this.run.accepted(f));
     const findings = all.filter((f) => !accepted.includes(f));

@@ -2,6 +2,7 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { isJsonMedia, matchingMedia } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
+import { answerOf, signatureOf, withServerWords } from "./finding-identity.js";
 import type { SpecModel } from "./model.js";
 import type { Answered, Exchange, Finding, SentRequest } from "./types.js";
 
@@ -151,14 +152,29 @@ function toCurl(request: SentRequest): string {
 /** The curl command of each request sent (an exchange with many findings, e.g. a listing's members, builds it once). */
 const curls = new WeakMap<SentRequest, string>();
 
-/** A finding about `exchange` (the registry adds the check id): the operation and the curl command filled in. */
-export function finding(exchange: Exchange, f: Omit<Finding, "check" | "operation" | "curl">): Omit<Finding, "check"> {
+/**
+ * A finding about `exchange` (the registry adds the check id and the cause): the operation, the curl command and
+ * the answer's signature filled in; for a 4xx or 5xx, Received shows the server's words after the status
+ * ("status 400 ('username' is a required property) for {}") and `answer` holds the start of its answer.
+ */
+export function finding(
+  exchange: Exchange,
+  f: Omit<Finding, "check" | "operation" | "curl" | "signature" | "answer">,
+): Omit<Finding, "check"> {
   let curl = curls.get(exchange.request);
   if (curl === undefined) {
     curl = toCurl(exchange.request);
     curls.set(exchange.request, curl);
   }
-  return { ...f, operation: exchange.operation, curl };
+  const answer = answerOf(exchange);
+  return {
+    ...f,
+    received: withServerWords(f.received, exchange),
+    operation: exchange.operation,
+    curl,
+    signature: signatureOf(exchange),
+    ...(answer !== undefined ? { answer } : {}),
+  };
 }
 
 /** Records that `operation` answered `status` (once per status). */

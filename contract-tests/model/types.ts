@@ -126,8 +126,9 @@ export interface CheckContext {
   /** What made a rejection request invalid, e.g. `missing required member url`. */
   mutation?: string;
   /**
-   * The input the request carried that a finding about it is caused by: which parameter or member and which value
-   * class (`body member name: text outside ASCII`), or which step of a scenario (`the read after the create`).
+   * The input that sets this request apart, as the engine names it: which parameter or member and which class
+   * of value ("query parameter page: the 64-bit edge 9223372036854775808", "required member url left out"). The
+   * registry stamps it (else `mutation`) on every finding as `Finding.cause`, part of the finding's identity.
    */
   cause?: string;
   /** Other exchanges of the same scenario (e.g. every page of a walk), in order. */
@@ -221,8 +222,22 @@ export interface Finding {
   promise?: string;
   /** Why a rule the check saw broken is only a warning this time (see checks/severity.ts). */
   lenient?: Leniency;
-  /** How often this finding occurred (the same rule at several positions or in several exchanges). */
+  /** How often this finding occurred (the same failure at several positions or in several exchanges). */
   count?: number;
+  /**
+   * A stable id of the kind of finding within its check (e.g. "5xx", "accepted"); baselines match by it. Absent:
+   * the title's slug stands in (see finding-identity.ts ruleOf).
+   */
+  rule?: string;
+  /** The input that caused it (`CheckContext.cause`, else `mutation`), stamped by the registry. */
+  cause?: string;
+  /**
+   * The answer's signature, computed by `finding()`: status, media type and, for a 4xx or 5xx, the server's words
+   * with numbers, ids and quoted values masked ("500 application/json: User N not found").
+   */
+  signature?: string;
+  /** For a 4xx or 5xx: the start of the server's answer (its first 8 KiB), as received (scrubbed of keys). */
+  answer?: string;
   /** The request again, as data, with what the check knew of it: `--replay` sends it and re-runs the check. */
   replay?: Replay;
 }

@@ -1,18 +1,31 @@
 /**
  * The baseline: findings a team accepts while a fix is under way, each with the check, the operation, the
- * place, a reason and an expiry date. A run fails only on findings the baseline does not list and on
+ * rule, the cause and place, a reason and an expiry date. A run fails only on findings the baseline does not list and on
  * expired entries; entries that no longer occur are reported as fixed.
  */
 import { existsSync, writeFileSync } from "node:fs";
+import { causeOf, foldedPath, placeIn, ruleOf } from "../model/finding-identity.js";
 import type { Finding } from "../model/types.js";
 import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
-/** One accepted finding. */
+/**
+ * One accepted finding. An entry names its check, its operation, the kind of finding (`rule`) and its cause
+ * (the masked input and the answer's signature), and its place when the finding has an instance path. An entry
+ * of the old format (check, operation and place only, the place an instance path or a finding's title) still
+ * matches as it did; `--update-baseline` rewrites it in the new one.
+ */
 export interface BaselineEntry {
   check: string;
   operation: string;
-  /** Where: the instance path with array indices as `*`, or the finding's title when it has no path. */
-  place: string;
+  /** The kind of finding within the check (finding-identity.ts ruleOf); absent in an old-format entry. */
+  rule?: string;
+  /** The input and the answer's signature, masked (finding-identity.ts causeOf); absent in an old-format entry. */
+  cause?: string;
+  /**
+   * The instance path with array indices as `*` (a new entry has one only when its finding has an instance path);
+   * in an old-format entry, that path or the finding's title.
+   */
+  place?: string;
   reason: string;
   /** The last day (YYYY-MM-DD) the entry is accepted. */
   expires: string;
@@ -28,34 +41,66 @@ export class BaselineError extends Error {
   override name = "BaselineError";
 }
 
-/** Where a finding is, for matching: array indices and repeated nesting folded, so one rule is one place. */
+/** Where a finding is for an old-format entry: its instance path with indices folded, else its title. */
 export function placeOf(f: Pick<Finding, "instancePath" | "title">): string {
-  return f.instancePath !== undefined && f.instancePath !== ""
-    ? f.instancePath.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1")
-    : f.title;
+  return f.instancePath !== undefined && f.instancePath !== "" ? foldedPath(f.instancePath) : f.title;
 }
 
-/** What makes two findings the same (within an operation): the check, severity, title, place, answer and promise text. */
-export function sameFindingKey(f: Finding): string {
-  return [f.check, f.severity, f.title, f.instancePath !== undefined ? placeOf(f) : f.received, f.documented].join(
-    "\u0000",
-  );
-}
+/** True for an entry of the old format (no rule and cause: matched by its place alone). */
+export const isOldEntry = (e: BaselineEntry): boolean => e.rule === undefined;
 
 /** The key a baseline entry and the findings it accepts share (for lookups in a baseline of any size). */
-export const entryKey = (e: Pick<BaselineEntry, "check" | "operation" | "place">) =>
-  `${e.check}\u0000${e.operation}\u0000${e.place}`;
-/** The key of a finding, as {@link entryKey}. */
-export const findingKey = (f: Finding) => entryKey({ check: f.check, operation: f.operation, place: placeOf(f) });
+export function entryKey(e: BaselineEntry): string {
+  return isOldEntry(e)
+    ? ["old", e.check, e.operation, e.place ?? ""].join("\u0000")
+    : ["new", e.check, e.operation, e.rule, e.cause ?? "", e.place ?? ""].join("\u0000");
+}
+
+/** What a new-format entry says of a finding: check, operation, rule, cause, and its place when it has one. */
+function newEntryOf(f: Finding): BaselineEntry {
+  const place = placeIn(f);
+  return {
+    check: f.check,
+    operation: f.operation,
+    rule: ruleOf(f),
+    cause: causeOf(f),
+    ...(place ? { place } : {}),
+    reason: "",
+    expires: "",
+  };
+}
+
+/** The keys an entry accepting `f` may have: a new entry's, then an old entry's (see {@link entryKey}). */
+export function findingKeys(f: Finding): [string, string] {
+  return [
+    entryKey(newEntryOf(f)),
+    entryKey({ check: f.check, operation: f.operation, place: placeOf(f), reason: "", expires: "" }),
+  ];
+}
 
 /** True when `entry` accepts `finding`. */
 export function accepts(entry: BaselineEntry, f: Finding): boolean {
-  return entry.check === f.check && entry.operation === f.operation && entry.place === placeOf(f);
+  return findingKeys(f).includes(entryKey(entry));
+}
+
+/** An entry in one line of a report: operation, check, and its rule, place and cause as it has them. */
+export function entryText(e: BaselineEntry): string {
+  if (isOldEntry(e)) return `${e.operation} ${e.check} at ${e.place}`;
+  return `${e.operation} ${e.check} ${e.rule}${e.place !== undefined ? ` at ${e.place}` : ""} (${e.cause})`;
+}
+
+/** What a run says once when its baseline has old-format entries: that they still match, and how to migrate. */
+export function oldFormatText(entries: number, path: string | null): string {
+  return (
+    `The baseline${path ? ` ${path}` : ""} has ${entries} entr${entries === 1 ? "y" : "ies"} in the old format ` +
+    "(check, operation and place only; still matched as before). To migrate, run with --update-baseline: it " +
+    "rewrites the file with each finding's rule and cause, keeping the reason and expiry of every entry that matched."
+  );
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Reads and validates a baseline; an absent file is an empty baseline. */
+/** Reads and validates a baseline (old-format entries, new ones, or both); an absent file is an empty baseline. */
 export function loadBaseline(path: string | undefined): Baseline {
   if (!path || !existsSync(path)) return { entries: [] };
   const data = readJsonFile(path, `CONTRACT_BASELINE ${path}`, (m) => new BaselineError(m));
@@ -63,8 +108,10 @@ export function loadBaseline(path: string | undefined): Baseline {
   if (!Array.isArray(entries))
     throw new BaselineError(`CONTRACT_BASELINE ${path} must be an object with an "entries" array`);
   entries.forEach((e: Record<string, unknown>, i) => {
-    for (const key of ["check", "operation", "place", "reason", "expires"])
-      if (typeof e?.[key] !== "string")
+    // An entry without a rule is of the old format: its place is what it matches by.
+    const required = ["check", "operation", ...(e?.rule === undefined ? ["place"] : ["cause"]), "reason", "expires"];
+    for (const key of [...required, "rule", "cause", "place"])
+      if ((required.includes(key) || e?.[key] !== undefined) && typeof e?.[key] !== "string")
         throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].${key} must be a string`);
     if (!DATE.test(String(e.expires)) || Number.isNaN(Date.parse(String(e.expires))))
       throw new BaselineError(`CONTRACT_BASELINE ${path}: entries[${i}].expires must be a date YYYY-MM-DD`);
@@ -83,30 +130,31 @@ export function today(now = new Date()): string {
 }
 
 /**
- * The baseline that accepts `findings` (errors only): existing entries kept with their reason and expiry,
- * new ones added with a placeholder reason and an expiry `days` from today. Entries that no longer occur go.
+ * The baseline that accepts `findings` (errors only), in the new format: an entry per distinct failure (rule and
+ * cause), each keeping the reason and expiry of the entry that accepted it (an old-format entry too: a rewrite
+ * migrates it), new ones with a placeholder reason and an expiry `days` from today. Entries that no longer
+ * occur go.
  */
 export function updatedBaseline(previous: Baseline, findings: Finding[], now = new Date(), days = 90): Baseline {
   const expires = today(new Date(now.getTime() + days * 86_400_000));
-  const out: BaselineEntry[] = [];
+  const before = new Map<string, BaselineEntry>();
+  for (const e of previous.entries) if (!before.has(entryKey(e))) before.set(entryKey(e), e);
+  const out = new Map<string, BaselineEntry>();
   for (const f of findings.filter((x) => x.severity === "error")) {
-    if (out.some((e) => accepts(e, f))) continue;
-    const kept = previous.entries.find((e) => accepts(e, f));
-    out.push(
-      kept ?? {
-        check: f.check,
-        operation: f.operation,
-        place: placeOf(f),
-        reason: `accepted on ${today(now)}: ${f.title} (say why, and link the fix)`,
-        expires,
-      },
-    );
+    const entry = newEntryOf(f);
+    const key = entryKey(entry);
+    if (out.has(key)) continue;
+    const kept = findingKeys(f)
+      .map((k) => before.get(k))
+      .find((e) => e !== undefined);
+    out.set(key, {
+      ...entry,
+      reason: kept?.reason ?? `accepted on ${today(now)}: ${f.title} (say why, and link the fix)`,
+      expires: kept?.expires ?? expires,
+    });
   }
-  return {
-    entries: out.sort((a, b) =>
-      `${a.operation}${a.check}${a.place}`.localeCompare(`${b.operation}${b.check}${b.place}`),
-    ),
-  };
+  const order = (e: BaselineEntry) => [e.operation, e.check, e.rule, e.place ?? "", e.cause].join("\u0000");
+  return { entries: [...out.values()].sort((a, b) => order(a).localeCompare(order(b))) };
 }
 
 /** Writes a baseline file (through the scrubber, like every file the suite writes). */

@@ -5,15 +5,18 @@
 import type { ScenarioResult } from "../model/types.js";
 import type { Finding } from "../model/types.js";
 import {
-  accepts,
   entryKey,
-  findingKey,
+  entryText,
+  findingKeys,
   isExpired,
-  sameFindingKey,
+  isOldEntry,
+  oldFormatText,
   today,
   type Baseline,
   type BaselineEntry,
 } from "./baseline.js";
+import { findingIdentity } from "../model/finding-identity.js";
+import { capped, leftOutText, type LeftOut } from "./capped.js";
 import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
 import {
   belowMinimumText,
@@ -30,18 +33,18 @@ import {
  */
 const t = (v: unknown) => outsideText(v, "terminal");
 
-/** A finding of the run: the same rule broken in several places or scenarios is one entry with its count. */
+/** A finding of the run: one distinct failure, seen in one or more scenarios, with its count and first example. */
 export type ReportedFinding = Finding & {
   scenario: string;
   test: string /** Every scenario it occurred in. */;
   tests: string[];
 };
 
-/** One entry per rule and place across the whole run, counts summed, scenarios listed. */
+/** One entry per distinct failure across the whole run (findingIdentity), counts summed, scenarios listed. */
 function merge(findings: Array<Finding & { scenario: string; test: string }>): ReportedFinding[] {
   const byKey = new Map<string, ReportedFinding>();
   for (const f of findings) {
-    const key = `${f.operation}\u0000${sameFindingKey(f)}`;
+    const key = findingIdentity(f);
     const seen = byKey.get(key);
     if (!seen) byKey.set(key, { ...f, tests: [f.test] });
     else {
@@ -82,7 +85,8 @@ export interface RunReport {
   findings: ReportedFinding[];
   accepted: Array<ReportedFinding & { reason: string; expires: string }>;
   skipped: Array<{ scenario: string; operation: string; test: string; reason: string }>;
-  baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[] };
+  /** `oldFormat`: how many entries are of the old format (check, operation and place only), when any are. */
+  baseline: { path: string | null; expired: BaselineEntry[]; fixed: BaselineEntry[]; oldFormat?: number };
   internalErrors: Array<{ scenario: string; error: string }>;
   /**
    * What scenarios told the reader besides findings: each inferred link followed, what a live run created and left
@@ -138,11 +142,14 @@ export function buildReport(
   const byKey = new Map<string, BaselineEntry>();
   for (const e of baseline.entries) if (!byKey.has(entryKey(e))) byKey.set(entryKey(e), e);
   const accepted = acceptedRaw.map((f) => {
-    const entry = byKey.get(findingKey(f)) ?? baseline.entries.find((e) => accepts(e, f))!;
-    return { ...f, reason: entry.reason, expires: entry.expires };
+    const entry = findingKeys(f)
+      .map((k) => byKey.get(k))
+      .find((e) => e !== undefined);
+    return { ...f, reason: entry?.reason ?? "", expires: entry?.expires ?? "" };
   });
-  const found = new Set(findings.map(findingKey));
-  const occurring = new Set([...findings, ...acceptedRaw].map(findingKey));
+  const found = new Set(findings.flatMap(findingKeys));
+  const occurring = new Set([...findings, ...acceptedRaw].flatMap(findingKeys));
+  const oldFormat = baseline.entries.filter(isOldEntry).length;
   const day = today(now);
   const expired = baseline.entries.filter((e) => isExpired(e, day) && found.has(entryKey(e)));
   const fixed = baseline.entries.filter((e) => !occurring.has(entryKey(e)));
@@ -176,7 +183,7 @@ export function buildReport(
     skipped: results
       .filter((r) => r.status === "skipped")
       .map((r) => ({ scenario: r.id, operation: r.operation, test: r.title, reason: r.skipReason ?? "" })),
-    baseline: { path: baseline.path ?? null, expired, fixed },
+    baseline: { path: baseline.path ?? null, expired, fixed, ...(oldFormat ? { oldFormat } : {}) },
     internalErrors,
     ...(notes.length ? { notes } : {}),
   };
@@ -193,11 +200,9 @@ export function formatFinding(f: Finding): string {
     f.curl.length > MAX_CURL_CHARS
       ? `${t(f.curl.slice(0, MAX_CURL_CHARS))}… (whole command in contract-report.json)`
       : t(f.curl);
-  lines.push(
-    `    Request:       ${curl}`,
-    `    Received:      ${t(f.received)}`,
-    `    Documented:    ${t(f.documented)}`,
-  );
+  lines.push(`    Request:       ${curl}`);
+  if (f.cause) lines.push(`    Cause:         ${t(f.cause)}`);
+  lines.push(`    Received:      ${t(f.received)}`, `    Documented:    ${t(f.documented)}`);
   if (f.promise) lines.push(`    Promise:       ${t(f.promise)}`);
   if (f.schemaPath) lines.push(`    Schema path:   ${t(f.schemaPath)}`);
   if (f.instancePath !== undefined) lines.push(`    Instance path: ${t(f.instancePath) || "(root)"}`);
@@ -268,12 +273,18 @@ export function formatText(report: RunReport): string {
     );
     out.push("", `== ${label} ==`);
     if (own.length === 0) out.push("  no findings");
-    for (const f of own)
-      out.push(
-        `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`,
-      );
-    for (const a of acceptedOf.get(op) ?? [])
-      out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
+    for (const { shown, more } of capped(own)) {
+      for (const f of shown)
+        out.push(
+          `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`,
+        );
+      if (more) out.push(`  … ${leftOutText(more, "distinct failures", t(more.check))}`);
+    }
+    for (const { shown, more } of capped(acceptedOf.get(op) ?? [])) {
+      for (const a of shown)
+        out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
+      if (more) out.push(`  ~ … ${leftOutText(more, "accepted findings", t(more.check))}`);
+    }
     for (const s of skippedOf.get(op) ?? []) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
     const reached = reachOf.get(op);
     if (reached) out.push(`  ${t(operationReachText(reached))}`);
@@ -282,15 +293,11 @@ export function formatText(report: RunReport): string {
   for (const e of report.internalErrors)
     out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
   for (const e of report.baseline.expired)
-    out.push(
-      "",
-      `✗ baseline entry expired on ${t(e.expires)}: ${t(e.operation)} ${t(e.check)} at ${t(e.place)} (${t(e.reason)})`,
-    );
+    out.push("", `✗ baseline entry expired on ${t(e.expires)}: ${t(entryText(e))} (${t(e.reason)})`);
   for (const e of report.baseline.fixed)
-    out.push(
-      "",
-      `✓ fixed: baseline entry ${t(e.operation)} ${t(e.check)} at ${t(e.place)} no longer occurs; remove it`,
-    );
+    out.push("", `✓ fixed: baseline entry ${t(entryText(e))} no longer occurs; remove it`);
+  if (report.baseline.oldFormat)
+    out.push("", `Baseline: ${t(oldFormatText(report.baseline.oldFormat, report.baseline.path))}`);
   if (report.notes?.length) out.push("", "Notes:", ...report.notes.map((n) => `  * ${t(n.text)} (${t(n.scenario)})`));
   const s = report.summary;
   out.push(
@@ -322,6 +329,22 @@ const cell = (v: unknown) => outsideText(typeof v === "string" ? v.slice(0, 300)
 /** An outside string as a markdown code span. */
 const code = (v: unknown) => outsideText(typeof v === "string" ? v.slice(0, 300) : v, "markdown-code");
 
+/** A baseline entry in a markdown list item: operation, check, and its rule, place and cause as it has them. */
+function markdownEntry(e: BaselineEntry): string {
+  return (
+    `${cell(e.operation)} ${code(e.check)}${e.rule !== undefined ? ` ${code(e.rule)}` : ""}` +
+    `${e.place !== undefined ? ` at ${code(e.place)}` : ""}${e.cause !== undefined ? ` (${cell(e.cause)})` : ""}`
+  );
+}
+
+/** The markdown lines saying what capped groups left out, one per operation and check (none when nothing was). */
+function moreLines(groups: ReadonlyArray<{ more?: LeftOut }>, what: string): string[] {
+  const lines = groups.flatMap((g) =>
+    g.more ? [`- ${cell(g.more.operation)}: ${leftOutText(g.more, what, code(g.more.check))}`] : [],
+  );
+  return lines.length ? ["", ...lines] : [];
+}
+
 /** The markdown summary (reports/contract-summary.md; a CI job summary). */
 export function formatMarkdown(report: RunReport): string {
   const s = report.summary;
@@ -348,7 +371,11 @@ export function formatMarkdown(report: RunReport): string {
   const add = (...parts: Array<string | string[]>) => {
     for (const part of parts) for (const line of [part].flat()) out.push(line);
   };
-  const errors = report.findings.filter((f) => f.severity === "error");
+  if (report.baseline.oldFormat)
+    add("", `**Baseline:** ${cell(oldFormatText(report.baseline.oldFormat, report.baseline.path))}`);
+  // At most MAX_PER_CHECK distinct failures of a check per operation, then how many more.
+  const errorGroups = capped(report.findings.filter((f) => f.severity === "error"));
+  const errors = errorGroups.flatMap((g) => g.shown);
   if (errors.length)
     add(
       "",
@@ -361,6 +388,7 @@ export function formatMarkdown(report: RunReport): string {
           `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.received)} ` +
           `| ${cell(f.instancePath ?? "")} | ${cell(f.promise ?? "")} |`,
       ),
+      moreLines(errorGroups, "distinct failures"),
     );
   if (errors.length)
     add(
@@ -372,6 +400,7 @@ export function formatMarkdown(report: RunReport): string {
         .flatMap((f) => [`${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`, "", ...fenced("sh", f.curl), ""]),
       "</details>",
     );
+  const acceptedGroups = capped(report.accepted);
   if (report.accepted.length)
     add(
       "",
@@ -379,26 +408,27 @@ export function formatMarkdown(report: RunReport): string {
       "",
       "| operation | check | finding | reason | expires |",
       "|---|---|---|---|---|",
-      report.accepted.map(
-        (f) =>
-          `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.reason)} | ${cell(f.expires)} |`,
-      ),
+      acceptedGroups
+        .flatMap((g) => g.shown)
+        .map(
+          (f) =>
+            `| ${cell(f.operation)} | ${code(f.check)} | ${cell(f.title)} | ${cell(f.reason)} | ${cell(f.expires)} |`,
+        ),
+      moreLines(acceptedGroups, "accepted findings"),
     );
   if (report.baseline.expired.length)
     add(
       "",
       "### Expired baseline entries",
       "",
-      report.baseline.expired.map(
-        (e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}, expired ${cell(e.expires)}`,
-      ),
+      report.baseline.expired.map((e) => `- ${markdownEntry(e)}, expired ${cell(e.expires)}`),
     );
   if (report.baseline.fixed.length)
     add(
       "",
       "### Fixed (no longer occurring; remove from the baseline)",
       "",
-      report.baseline.fixed.map((e) => `- ${cell(e.operation)} ${code(e.check)} at ${code(e.place)}`),
+      report.baseline.fixed.map((e) => `- ${markdownEntry(e)}`),
     );
   if (report.notes?.length)
     add(
@@ -408,12 +438,14 @@ export function formatMarkdown(report: RunReport): string {
       report.notes.map((n) => `- ${cell(n.text)} (${code(n.scenario)})`),
     );
   const warnings = report.findings.filter((f) => f.severity === "warning");
+  const warningGroups = capped(warnings);
   if (warnings.length)
     add(
       "",
       `<details><summary>${warnings.length} warning(s)</summary>`,
       "",
-      warnings.map((f) => `- ${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`),
+      warningGroups.flatMap((g) => g.shown).map((f) => `- ${cell(f.operation)} ${code(f.check)}: ${cell(f.title)}`),
+      moreLines(warningGroups, "distinct warnings"),
       "",
       "</details>",
     );

@@ -178,8 +178,13 @@ describe("the baseline file", () => {
       );
       expect(next.entries).toHaveLength(2);
       expect(next.entries.find((e) => e.check === "sitemap_link_count")!.reason).toBe("our reason");
-      expect(next.entries.find((e) => e.check === "ignored_auth")).toMatchObject({
-        place: "The API answered",
+      // A new entry is of the new format: the rule (the title's slug) and the cause, no title as its place.
+      expect(next.entries.find((e) => e.check === "ignored_auth")).toEqual({
+        check: "ignored_auth",
+        operation: "createSitemapRequest",
+        rule: "the-api-answered",
+        cause: "received N",
+        reason: "accepted on 2026-11-22: The API answered (say why, and link the fix)",
         expires: "2027-02-20",
       });
     },
