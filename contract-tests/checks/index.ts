@@ -19,6 +19,7 @@ import { unsupportedMethod } from "./unsupported-method.js";
 import { updatePersisted } from "./update-persisted.js";
 import { useAfterFree } from "./use-after-free.js";
 import { listedAfterCreate } from "./listed-after-create.js";
+import { lostWrite } from "./lost-write.js";
 import { decided } from "./severity.js";
 
 /** A registered check. */
@@ -61,6 +62,7 @@ const INTENT = {
   update_persisted: { fn: updatePersisted },
   use_after_free: { fn: useAfterFree },
   listed_after_create: { fn: listedAfterCreate },
+  lost_write: { fn: lostWrite },
   account_isolation: { fn: accountIsolation },
   unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;

@@ -1,11 +1,13 @@
 import { finding, isSuccess } from "../model/exchange.js";
-import { refusalPromise } from "../model/promise.js";
+import { unknownIdPromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 
 /**
- * A well-formed identifier that does not exist. In a path, the answer is a 4xx (a 404 when documented), never
- * a 2xx that pretends the resource is there, and never a 5xx. In a query filter, a 2xx is fine as long as it
- * does not return a record under that identifier.
+ * A well-formed identifier that does not exist. In a path, where the operation documents its refusal (a 404 or
+ * 410, or a 4xx whose description says so), the answer is a 4xx, never a 2xx that pretends the resource is there
+ * (nor a 5xx, which not_a_server_error reports as well); where it documents none, the answer is held only to what
+ * the document does list (an idempotent delete may answer its 200). In a query filter, a 2xx is fine as long as
+ * it does not return a record under that identifier.
  */
 export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linkPromise }) => {
   if (intent !== "unknown-resource") return [];
@@ -24,6 +26,8 @@ export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignId
       }),
     ];
   }
+  const promise = unknownIdPromise(model, ex.operation);
+  if (!promise) return [];
   const documented = model.documentedStatuses(ex.operation).filter((s) => s.startsWith("4"));
   return [
     finding(ex, {
@@ -31,7 +35,7 @@ export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignId
       title: "An identifier that does not exist was not refused",
       received: `status ${status}`,
       documented: documented.length ? `one of ${documented.join(", ")}` : "a 4xx (the resource does not exist)",
-      promise: refusalPromise(model, ex.operation, ["404", "410"]),
+      promise,
     }),
   ];
 };

@@ -4,8 +4,9 @@ import type { Check } from "../model/types.js";
 import { differences } from "./read-back.js";
 
 /**
- * After a successful update whose own answer echoed the members it was sent, a read shows those members as
- * sent: the update's documented 2xx answer is the promise (it said the resource now holds them).
+ * After a successful update, a read shows each member the update wrote (and the read declares) as written: null,
+ * absent or another value is lost data. The update's documented 2xx answer is the promise (it said the resource
+ * now holds them).
  */
 export const updatePersisted: Check = (ex, { intent, readBack, model }) => {
   if (intent !== "acceptance" || readBack?.after !== "updated" || !isSuccess(ex)) return [];
@@ -14,9 +15,9 @@ export const updatePersisted: Check = (ex, { intent, readBack, model }) => {
   return [
     finding(ex, {
       severity: "error",
-      title: `Members ${readBack.writer} answered as updated read back otherwise`,
+      title: `Members ${readBack.writer} wrote read back otherwise`,
       received: changed.join("; "),
-      documented: `the members the update echoed, read back as sent`,
+      documented: `the members the update wrote, read back as written`,
       promise: successPromise(model, readBack.writer),
     }),
   ];

@@ -84,6 +84,101 @@ export const OPTIONS: readonly OptionDef[] = [
       "A key of another account (environment only), for the isolation phase; without it that phase is skipped.",
   },
   {
+    name: "username",
+    env: "CONTRACT_USERNAME",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description:
+      "A user name (environment only): with CONTRACT_PASSWORD the suite logs in by itself, through the document's " +
+      "login operation (--login-operation, or inferred) or its OAuth2 password flow, and sends the token it gets as " +
+      "the security scheme says. Replaces CONTRACT_API_KEY.",
+  },
+  {
+    name: "password",
+    env: "CONTRACT_PASSWORD",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description: "The password of CONTRACT_USERNAME (environment only; never printed, nor any token it gets).",
+  },
+  {
+    name: "second-username",
+    env: "CONTRACT_SECOND_USERNAME",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description:
+      "Another account's user name (environment only), with CONTRACT_SECOND_PASSWORD: logged in like the first, " +
+      "for the isolation and authorization phases.",
+  },
+  {
+    name: "second-password",
+    env: "CONTRACT_SECOND_PASSWORD",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description: "The password of CONTRACT_SECOND_USERNAME (environment only).",
+  },
+  {
+    name: "client-id",
+    env: "CONTRACT_CLIENT_ID",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description:
+      "An OAuth2 client (environment only), with CONTRACT_CLIENT_SECRET: the suite gets a token from the document's " +
+      "client-credentials flow (its tokenUrl).",
+  },
+  {
+    name: "client-secret",
+    env: "CONTRACT_CLIENT_SECRET",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description: "The secret of CONTRACT_CLIENT_ID (environment only).",
+  },
+  {
+    name: "second-client-id",
+    env: "CONTRACT_SECOND_CLIENT_ID",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description: "Another account's OAuth2 client (environment only), with CONTRACT_SECOND_CLIENT_SECRET.",
+  },
+  {
+    name: "second-client-secret",
+    env: "CONTRACT_SECOND_CLIENT_SECRET",
+    flag: false,
+    kind: { type: "string" },
+    default: "(unset)",
+    description: "The secret of CONTRACT_SECOND_CLIENT_ID (environment only).",
+  },
+  {
+    name: "login-operation",
+    env: "CONTRACT_LOGIN_OPERATION",
+    key: "loginOperation",
+    kind: { type: "string" },
+    default: "(inferred)",
+    value: "<operationId>",
+    description:
+      "The operation that logs in with CONTRACT_USERNAME and CONTRACT_PASSWORD; by default the open POST whose body " +
+      "takes a user name and a password and whose answer holds a token.",
+    aliases: ["login", "auth-operation", "signin"],
+  },
+  {
+    name: "token-pointer",
+    env: "CONTRACT_TOKEN_POINTER",
+    key: "tokenPointer",
+    kind: { type: "string" },
+    default: "(inferred)",
+    value: "<json-pointer>",
+    description:
+      "Where the login's answer holds the token, as a JSON pointer (/auth_token); by default the member the " +
+      "answer's schema, else the answer, names like a token (access_token, token, jwt...).",
+    aliases: ["token-path", "token"],
+  },
+  {
     name: "spec",
     env: "CONTRACT_SPEC",
     key: "spec",

@@ -17,6 +17,9 @@ import type { Shard } from "../model/link-groups.js";
 export { SettingsError } from "./options.js";
 
 /** The validated settings of one run. */
+/** An account the suite logs in as: a user name and password, or an OAuth2 client's id and secret. */
+export type Login = { username: string; password: string } | { clientId: string; clientSecret: string };
+
 export interface Settings {
   /** `mock` when the suite starts the Prism mock itself (no CONTRACT_BASE_URL), `live` for any other target. */
   kind: "mock" | "live";
@@ -27,6 +30,12 @@ export interface Settings {
   secondApiKey: string | undefined;
   /** How many requests the suite has in flight at once (--workers); one when absent. */
   workers?: number;
+  /** The accounts the suite logs in as, by user name and password, or as an OAuth2 client (environment only). */
+  logins: { first?: Login; second?: Login };
+  /** The operation that logs in (--login-operation); inferred when absent. */
+  loginOperation?: string;
+  /** Where the login's answer holds the token (--token-pointer); inferred when absent. */
+  tokenPointer?: string;
   /** Values for parameters and body members: `operationId.name` or `name` to a value. */
   params: Record<string, unknown>;
   /** The OpenAPI document the suite reads (CONTRACT_SPEC; default openapi/openapi.yaml). */
@@ -174,6 +183,41 @@ function key(o: Options, name: string, env: string, required: boolean): string |
 }
 
 /**
+ * The accounts to log in as, from the environment: a user name with its password, or an OAuth2 client with its
+ * secret, for the first account and the second. One without the other is an invalid setting naming both.
+ */
+function loginsOf(o: Options): Settings["logins"] {
+  const pair = (a: string, b: string, envA: string, envB: string): [string, string] | undefined => {
+    const x = o.text(a);
+    const y = o.text(b);
+    if (!x && !y) return undefined;
+    if (!x || !y) throw new SettingsError(`${x ? envB : envA} is required (non-empty) with ${x ? envA : envB}`);
+    for (const [value, env] of [
+      [x, envA],
+      [y, envB],
+    ] as const) {
+      const problem = headerValueProblem(value);
+      if (problem) throw new SettingsError(`${env} ${problem}`);
+    }
+    return [x, y];
+  };
+  const account = (prefix: string, env: string): Login | undefined => {
+    const user = pair(`${prefix}username`, `${prefix}password`, `CONTRACT_${env}USERNAME`, `CONTRACT_${env}PASSWORD`);
+    if (user) return { username: user[0], password: user[1] };
+    const client = pair(
+      `${prefix}client-id`,
+      `${prefix}client-secret`,
+      `CONTRACT_${env}CLIENT_ID`,
+      `CONTRACT_${env}CLIENT_SECRET`,
+    );
+    return client ? { clientId: client[0], clientSecret: client[1] } : undefined;
+  };
+  const first = account("", "");
+  const second = account("second-", "SECOND_");
+  return { ...(first ? { first } : {}), ...(second ? { second } : {}) };
+}
+
+/**
  * CONTRACT_REPORTS_DIR: a directory, or a path the suite can create one at (its nearest existing ancestor
  * is a directory). Checked before the first request, so a file there fails at once, not after the run.
  */
@@ -294,11 +338,21 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   // The budget scales with what the run takes: its shard's operations, narrowed by --operations.
   const inferLinks = (o.get("infer-links")?.value as boolean | undefined) ?? true;
   const selected = runShare(model, { shard, inferLinks, operations }).selected.length;
+  const logins = loginsOf(o);
+  const tokenPointer = o.text("token-pointer")?.trim();
+  if (tokenPointer && !tokenPointer.startsWith("/"))
+    throw new SettingsError(
+      `${o.label("token-pointer", "CONTRACT_TOKEN_POINTER")} must be a JSON pointer starting with "/" (e.g. /auth_token), ` +
+        `got ${JSON.stringify(tokenPointer.slice(0, 40))}`,
+    );
   return {
     kind,
     baseUrl,
-    apiKey: key(o, "api-key", "CONTRACT_API_KEY", live) ?? MOCK_API_KEY,
+    apiKey: key(o, "api-key", "CONTRACT_API_KEY", live && !logins.first) ?? (logins.first ? "" : MOCK_API_KEY),
     secondApiKey: key(o, "second-api-key", "CONTRACT_SECOND_API_KEY", false),
+    logins,
+    ...(o.text("login-operation")?.trim() ? { loginOperation: o.text("login-operation")!.trim() } : {}),
+    ...(tokenPointer ? { tokenPointer } : {}),
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,

@@ -71,3 +71,45 @@ export async function readResource(
   if (isSkip(values)) return values;
   return ctx.send({ ...toRequest(read, values), key }, { intent: "acceptance", ...judge });
 }
+
+/** The object schema of a resource in `op`'s 2xx JSON answer (as answers are read), at the resource's pointer. */
+function answerObjectSchema(
+  ctx: ScenarioContext,
+  op: OperationEntry,
+  pointer: string,
+): Record<string, any> | undefined {
+  const model = ctx.model.forResponses;
+  for (const r of op.responses.filter((x) => /^2/.test(x.status))) {
+    const media = r.content.find((m) => m.schemaPointer && /json/i.test(m.mediaType));
+    if (!media?.schemaPointer) continue;
+    let { schema, pointer: at } = model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
+    for (const part of pointer.split("/").slice(1)) {
+      if (!isMapping(schema?.properties) || !(part in schema.properties)) return undefined;
+      ({ schema, pointer: at } = model.deref(schema.properties[part], `${at}/properties/${part}`));
+    }
+    if (isMapping(schema?.properties)) return schema;
+  }
+  return undefined;
+}
+
+/**
+ * The members a write sent that `answerOp`'s answer declares (and does not mark writeOnly), with the values sent:
+ * what the answer or a read must show as written. A member the answer does not declare makes no claim.
+ */
+export function writtenMembers(
+  ctx: ScenarioContext,
+  sent: unknown,
+  answerOp: OperationEntry,
+  pointer: string,
+): Record<string, unknown> {
+  const schema = answerObjectSchema(ctx, answerOp, pointer);
+  if (!schema || !isMapping(sent)) return {};
+  const props = schema.properties as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(sent).filter(([name, value]) => {
+      if (!Object.hasOwn(props, name) || value === null || value === undefined) return false;
+      const { schema: member } = ctx.model.forResponses.deref(props[name], "");
+      return member?.writeOnly !== true;
+    }),
+  );
+}

@@ -125,8 +125,7 @@ export class Verdict {
       ...(doubt ? { inDoubt: doubt } : {}),
       ...ctx,
     };
-    if (!ex.documented && ex.response.status > 0 && full.intent !== "unsupported-method")
-      addAnswered(this.answered, ex.operation, ex.response.status);
+    if (!ex.documented && ex.response.status > 0) addAnswered(this.answered, ex.operation, ex.response.status);
     for (const f of this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full)) this.findings.push(f);
     return full;
   }

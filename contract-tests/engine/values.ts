@@ -58,21 +58,24 @@ const TRANSPORT_HEADERS = new Set(["accept-encoding", "accept-language", "sec-fe
 
 /**
  * The base request of an operation: required parameters and the body, from settings, examples or generated
- * data. On a live target the path parameters come only from the settings or `linked` (the suite never writes
- * to a resource it was not given).
+ * data. A path parameter takes, in this order: `own` (a resource the run created, or one a step names), the
+ * settings (CONTRACT_PARAMS supplies ids only where the run has none), `linked` (a value a link fed). On a live
+ * target it comes only from these (the suite never writes to a resource it was not given).
  */
 export function baseValues(
   model: SpecModel,
   settings: Settings,
   op: OperationEntry,
   linked: Record<string, unknown> = {},
+  own: Record<string, unknown> = {},
 ): Values | SkipReason {
   const live = settings.kind === "live";
   const values = emptyValues();
   for (const p of op.parameters) {
     if (p.in === "path") {
       const configured = configuredValue(settings, op.operationId, p.name);
-      if (configured.found) values.path[p.name] = configured.value;
+      if (Object.hasOwn(own, p.name)) values.path[p.name] = own[p.name];
+      else if (configured.found) values.path[p.name] = configured.value;
       else if (Object.hasOwn(linked, p.name)) values.path[p.name] = linked[p.name];
       else if (live) return { kind: "needs-value", operation: op.operationId, name: p.name, safe: op.safe };
       else {
@@ -172,8 +175,10 @@ function uncompilable(ctx: ScenarioContext, op: OperationEntry): SkipReason | un
 }
 
 /**
- * The base values of `op`: path parameters fed by links from earlier responses when nothing else supplies
- * them, and on a live target by a resource the run created (see `usable`); `linked` wins over both.
+ * The base values of `op`. A path parameter takes `linked` (what a step names: the resource it is about), else a
+ * value a link fed from an earlier answer that names a resource the run created and that exists, else on a live
+ * target the newest such resource of its family, else the settings, else any other value a link fed (see
+ * `usable`): the run's own resources first.
  */
 export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<string, unknown>): Values | SkipReason {
   const problem = uncompilable(ctx, op);
@@ -181,17 +186,22 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
   const fed = linkedValues(ctx, op);
   if (isSkip(fed)) return fed;
   const fromLinks: Record<string, unknown> = {};
+  const own: Record<string, unknown> = {};
   for (const [name, vs] of fed) {
     const ok = vs.filter((v) => usable(ctx, op, name, v));
-    if (ok.length && op.parameters.some((p) => p.in === "path" && p.name === name)) fromLinks[name] = ok.at(-1);
+    if (!ok.length || !op.parameters.some((p) => p.in === "path" && p.name === name)) continue;
+    const family = familyOf(op.path, name);
+    const created = family ? ok.filter((v) => isAlive(ctx.state.resources, family, v)) : [];
+    if (created.length) own[name] = created.at(-1);
+    else fromLinks[name] = ok.at(-1);
   }
   if (ctx.settings.kind === "live")
-    for (const p of op.parameters.filter((x) => x.in === "path" && !Object.hasOwn(fromLinks, x.name))) {
+    for (const p of op.parameters.filter((x) => x.in === "path" && !Object.hasOwn(own, x.name))) {
       const family = familyOf(op.path, p.name);
       const alive = family && aliveOf(ctx.state.resources, family);
-      if (alive) fromLinks[p.name] = alive.value;
+      if (alive) own[p.name] = alive.value;
     }
-  return baseValues(ctx.model, ctx.settings, op, { ...fromLinks, ...linked });
+  return baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
 }
 
 /**

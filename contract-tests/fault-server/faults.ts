@@ -26,6 +26,9 @@ export const FAULTS = {
   "colliding-type-codes": { catches: ["field_type_discrepancy"] },
   "reordered-fields": { catches: ["field_tree_pairing"] },
   "wrong-schema-id": { catches: ["schema_update_echo"] },
+  // A lost write: a description sent and answered as null (null is no claim where the server derives a value, but
+  // an update's answer that drops what the client just wrote is lost data).
+  "description-dropped": { catches: ["schema_update_echo"] },
   "undocumented-status": { catches: ["status_code_conformance"] },
   "wrong-id-prefix": {
     catches: ["response_schema_conformance"],

@@ -190,7 +190,8 @@ function schema(id: string, body: any, faults: Faults, variant: string): Reply {
   const result = {
     id: faults.has("wrong-schema-id") ? "dsc_someOtherSchema" : id,
     name: body.name ?? null,
-    description: body.description ?? null,
+    // A lost write: the description is stored (or not) but answered as null after it was sent.
+    description: faults.has("description-dropped") ? null : (body.description ?? null),
     fields: convert(fields, faults),
     updated_at: now(),
   };

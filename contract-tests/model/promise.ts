@@ -86,6 +86,24 @@ export function refusalPromise(
   return r ? responseAt(op, r) : undefined;
 }
 
+/** What a response's description says of an identifier that names nothing. */
+const NOT_FOUND_WORDS =
+  /not found|no such|does ?n[o']t exist|not exist|unknown (id|identifier|resource|key|record)|no longer exists|gone/i;
+
+/**
+ * The documented refusal of an identifier that names nothing: a 404 or 410, else a 4xx (exact or `4XX`) whose
+ * description says so ("not found", "no such", "does not exist"). Undefined: the document promises no refusal
+ * (an idempotent delete may answer its 200 for an id that never existed).
+ */
+export function unknownIdPromise(model: SpecModel, operationId: string): string | undefined {
+  const op = operationOf(model, operationId);
+  if (!op) return undefined;
+  const r =
+    op.responses.find((x) => x.status === "404" || x.status === "410") ??
+    op.responses.find((x) => /^4/.test(x.status) && NOT_FOUND_WORDS.test(x.description));
+  return r ? responseAt(op, r) : undefined;
+}
+
 /** The security requirement the operation is called under: its own `security`, else the document's. */
 export function securityPromise(model: SpecModel, operationId: string): string | undefined {
   const op = operationOf(model, operationId);

@@ -152,6 +152,8 @@ export interface CheckContext {
   deletedBy?: string;
   /** A read of a resource the run just created or updated: members that must read back as they were written. */
   readBack?: ReadBack;
+  /** A create or update: the members it sent that its answer declares, and where the resource's object is. */
+  wrote?: Pick<ReadBack, "members" | "pointer">;
   /** A listing right after a create: the identifier that must be in it. */
   listed?: {
     id: unknown;

@@ -138,8 +138,8 @@ const fieldTreePairing: Check = (ex, { model }) => {
 };
 
 /**
- * The updated schema carries the path's id and the name and description that were sent (a null on either side is not
- * given: no claim).
+ * The updated schema carries the path's id and the name and description that were sent. A null sent is not given (no
+ * claim); a value sent and answered as null is lost: the update dropped what the client just wrote.
  */
 const schemaUpdateEcho: Check = (ex, { model }) => {
   const b = bodies(model, ex);
@@ -159,8 +159,13 @@ const schemaUpdateEcho: Check = (ex, { model }) => {
   const pathId = decodeURIComponent(ex.request.path.split("/").pop() ?? "");
   if (b.got.id !== null && b.got.id !== pathId) add("id", b.got.id, pathId, "the path's id");
   for (const field of ["name", "description"] as const)
-    if (b.sent[field] != null && b.got[field] !== null && b.got[field] !== b.sent[field])
-      add(field, b.got[field], b.sent[field], "the one sent");
+    if (b.sent[field] != null && b.got[field] !== b.sent[field])
+      add(
+        field,
+        b.got[field],
+        b.sent[field],
+        b.got[field] === null ? "the one sent (the update lost it)" : "the one sent",
+      );
   return out;
 };
 

@@ -1,7 +1,7 @@
 /**
  * Reach: how much of the document a run exercised. An operation is reached when at least one request to it
- * (any phase, any credential) got an HTTP answer, a status line; a request with no answer, a documented
- * example checked without sending, and a method the document does not list for the path do not count. For
+ * (any phase, any credential, any method) got an HTTP answer, any status line; a request with no answer and a
+ * documented example checked without sending do not count. For
  * each operation the report says which documented statuses were seen and, when it was not reached, why (its
  * skipped scenarios' reasons, grouped). `--min-reach` fails a run whose reached share of the selected
  * operations is below it.

@@ -47,11 +47,12 @@ describe("the check registry", () => {
   });
 
   it("reports an error whose check names no promise as a warning, saying so; an error with one keeps it", () => {
-    // The listing documents no 404, 4XX or default: a 200 for an unknown id in a path breaks no promise.
+    // A record returned for an unknown id in a filter no link feeds: an error the check can name no promise of.
     const [unpromised] = runChecks(["unknown_resource"], listingOk(), {
       ...base,
       intent: "unknown-resource",
-      unknownIn: "path",
+      unknownIn: "query",
+      foreignIds: ["brq_V2PUfFA8AQPAQ5VEsewpxdGUSZkgKP"],
     });
     expect(unpromised).toMatchObject({ severity: "warning" });
     expect(unpromised!.documented).toContain(NO_PROMISE);

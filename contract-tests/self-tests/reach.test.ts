@@ -68,6 +68,11 @@ const write = (name: string, content: unknown) => {
   return path;
 };
 const FULL = write("full.json", doc(PATHS));
+/**
+ * Every phase that sends the upload's own method: the unsupported-method probe (GET /uploads) is answered 405, and
+ * any status line reaches an operation, so with it the upload would count as reached.
+ */
+const OWN_METHODS = { CONTRACT_PHASES: "examples,positive,negative,auth" };
 const REACHABLE = write("reachable.json", doc({ "/health": PATHS["/health"], "/notes": PATHS["/notes"] }));
 
 let server: TestServer;
@@ -146,9 +151,16 @@ describe("reach, from the run's exchanges", () => {
     expect(files.junit).toContain('<property name="reach" value="reached all 2 operations"/>');
   }, 60_000);
 
+  it("counts any status line as an answer: the unsupported-method probe's 405 reaches the upload's path", async () => {
+    const { report } = await run(settingsFor(FULL));
+    const upload = report.reach.operations.find((o) => o.operationId === "upload")!;
+    expect(upload).toMatchObject({ reached: true, statuses: [405] });
+    expect(report.reach.reachedOperations).toBe(3);
+  }, 60_000);
+
   it("a run that cannot reach an operation passes saying how " +
     "many it reached and why not, in every report", async () => {
-    const { report, files } = await run(settingsFor(FULL));
+    const { report, files } = await run(settingsFor(FULL, OWN_METHODS));
     expect(report.verdict).toBe("pass");
     expect(report.reach).toMatchObject({ documentOperations: 3, selectedOperations: 3, reachedOperations: 2 });
     expect(report.reach.reasons).toEqual([{ reason: "have a body the suite cannot write", operations: 1 }]);
@@ -173,7 +185,7 @@ describe("reach, from the run's exchanges", () => {
   }, 60_000);
 
   it("a run narrowed by --operations says its reach of the selected operations and of the whole document", async () => {
-    const { report, files } = await run(settingsFor(FULL, { CONTRACT_OPERATIONS: "health,upload" }));
+    const { report, files } = await run(settingsFor(FULL, { ...OWN_METHODS, CONTRACT_OPERATIONS: "health,upload" }));
     expect(report.reach).toMatchObject({
       documentOperations: 3,
       documentReached: 1,
@@ -191,14 +203,14 @@ describe("reach, from the run's exchanges", () => {
 
   it("--min-reach fails a run below it (exit 1), with a line saying " +
     "reach was below the minimum; at or above it passes", async () => {
-    const below = await run(settingsFor(FULL, { CONTRACT_MIN_REACH: "80%" }));
+    const below = await run(settingsFor(FULL, { ...OWN_METHODS, CONTRACT_MIN_REACH: "80%" }));
     expect(below.report.verdict).toBe("fail");
     expect(below.report.reach).toMatchObject({ minimum: 0.8, belowMinimum: true });
     const line = "FAIL: reach 66.6% (2 of 3 selected operations) is below the minimum 80% (--min-reach)";
     expect(below.files.text).toContain(line);
     expect(below.files.markdown).toMatch(/^## Contract suite: ❌ fail\n\n\*\*FAIL: reach 66\.6% /);
     expect(below.files.junit).toContain(`<failure message="${line}" type="reach"/>`);
-    const at = await run(settingsFor(FULL, { CONTRACT_MIN_REACH: "0.66" }));
+    const at = await run(settingsFor(FULL, { ...OWN_METHODS, CONTRACT_MIN_REACH: "0.66" }));
     expect(at.report.verdict).toBe("pass");
     expect(at.report.reach).toMatchObject({ minimum: 0.66, belowMinimum: false });
   }, 60_000);
@@ -207,7 +219,7 @@ describe("reach, from the run's exchanges", () => {
 describe("the command line", () => {
   it("prints the verdict with its reach before the closing count line, and exits 1 below --min-reach", async () => {
     const r = await runSuite(
-      { CONTRACT_SPEC: FULL, CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: "reach-test-key-0000" },
+      { CONTRACT_SPEC: FULL, CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: "reach-test-key-0000", ...OWN_METHODS },
       ["--examples", "1", "--min-reach", "0.9", "--baseline", join(dir, "no-baseline.json")],
     );
     expect(r.code, r.output.slice(-2000)).toBe(1);
@@ -223,10 +235,10 @@ describe("the command line", () => {
   it("refuses an invalid --min-reach with exit 2, naming the " +
     "option and the rule, before sending anything", async () => {
     const before = server.requests.length;
-    const r = await runSuite({ CONTRACT_SPEC: FULL, CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: "k-0000" }, [
-      "--min-reach",
-      "150%",
-    ]);
+    const r = await runSuite(
+      { CONTRACT_SPEC: FULL, CONTRACT_BASE_URL: server.url, CONTRACT_API_KEY: "k-0000", ...OWN_METHODS },
+      ["--min-reach", "150%"],
+    );
     expect(r.code).toBe(2);
     expect(r.output).toContain(
       "contract: invalid setting: --min-reach must be a share from 0 to 1 (e.g. " +

@@ -89,6 +89,8 @@ export interface SecurityEntry {
   name?: string;
   /** For http schemes: the scheme, lower-cased (`bearer`, `basic`...). */
   httpScheme?: string;
+  /** For oauth2 schemes: the token URL of each flow that has one (password, clientCredentials), as written. */
+  tokenUrls?: { password?: string; clientCredentials?: string };
 }
 
 /** One operation of the document. */
@@ -232,6 +234,18 @@ function linkEntries(
   });
 }
 
+/** The token URLs of an oauth2 scheme's password and client-credentials flows, when it writes them. */
+function tokenUrlsOf(flows: unknown): Pick<SecurityEntry, "tokenUrls"> {
+  const f = (flows ?? {}) as Record<string, { tokenUrl?: unknown } | undefined>;
+  const url = (flow: { tokenUrl?: unknown } | undefined) =>
+    typeof flow?.tokenUrl === "string" ? flow.tokenUrl : undefined;
+  const password = url(f.password);
+  const clientCredentials = url(f.clientCredentials);
+  return password || clientCredentials
+    ? { tokenUrls: { ...(password ? { password } : {}), ...(clientCredentials ? { clientCredentials } : {}) } }
+    : {};
+}
+
 function securityEntries(doc: OpenApiDocument, requirements: unknown): SecurityEntry[][] {
   if (!Array.isArray(requirements)) return [];
   return requirements.map((req: Record<string, unknown>) =>
@@ -243,6 +257,7 @@ function securityEntries(doc: OpenApiDocument, requirements: unknown): SecurityE
         ...(typeof s.in === "string" ? { in: s.in } : {}),
         ...(typeof s.name === "string" ? { name: s.name } : {}),
         ...(typeof s.scheme === "string" ? { httpScheme: s.scheme.toLowerCase() } : {}),
+        ...tokenUrlsOf(s.flows),
       };
     }),
   );

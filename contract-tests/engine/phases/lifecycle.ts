@@ -18,22 +18,14 @@ import { cloneValues, toRequest, type Values } from "../requests.js";
 import { itemOf, producersOf } from "../resources.js";
 import type { ScenarioContext } from "../scenario.js";
 import { base, readyBase, withConfiguredMembers } from "../values.js";
+import { writtenMembers } from "../read-back.js";
+import { sameValue } from "../../checks/read-back.js";
 import { type Phase, titleOf } from "./phase.js";
 
 const objectAt = (json: unknown, pointer: string): Record<string, unknown> => {
   const at = resolvePointer(json, pointer);
   return isMapping(at) ? at : {};
 };
-
-/** The members of a sent body that the answer's object shows with the same value. */
-function echoed(sent: unknown, answer: Record<string, unknown>): Record<string, unknown> {
-  if (!isMapping(sent)) return {};
-  return Object.fromEntries(
-    Object.entries(sent).filter(
-      ([k, v]) => Object.hasOwn(answer, k) && JSON.stringify(answer[k]) === JSON.stringify(v),
-    ),
-  );
-}
 
 /** The operations of one resource family. */
 interface Family {
@@ -151,14 +143,19 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
   const create = ctx.model.operation(f.producer.source);
   const values = await readyBase(ctx, create);
   if (isSkip(values)) return values;
-  const created = await ctx.send(toRequest(create, values), { cause: `the create of ${f.family}` });
+  const expr = Object.values(f.producer.link.parameters)[0];
+  const at = bodyMember(expr) ?? { object: "", member: "" };
+  // What the create writes that its answer declares: its answer must show it as written (lost_write).
+  const wrote = writtenMembers(ctx, values.body?.value, create, at.object);
+  const created = await ctx.send(toRequest(create, values), {
+    cause: `the create of ${f.family}`,
+    ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
+  });
   if (!isSuccess(created))
     return reason("step-failed", `the create ${create.operationId} answered status ${created.response.status}`);
   const made = ctx.state.resources.created.find((r) => r.created === created && r.family === f.family);
   if (!made) return reason("step-failed", `the answer of ${create.operationId} named no identifier for ${f.family}`);
   const id = { [f.param]: made.value };
-  const expr = Object.values(f.producer.link.parameters)[0];
-  const at = bodyMember(expr) ?? { object: "", member: "" };
   const read = async (judge: Partial<CheckContext>): Promise<Outcome> => {
     if (!f.read) return undefined;
     const spec = on(ctx, f.read, id);
@@ -166,10 +163,16 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
     await ctx.send(spec, { intent: "acceptance", ...judge });
     return undefined;
   };
-  // created -> readable: the identifier and the members the create echoed read back the same.
+  // created -> readable: the identifier and every member the create wrote (that the read declares) read back as
+  // written; a member the create's own answer already lost is that answer's finding, not the read's again.
   const createdObject = objectAt(created.response.json, at.object);
+  const lost = (name: string) => Object.hasOwn(createdObject, name) && !sameValue(wrote[name], createdObject[name]);
   const members = {
-    ...echoed(created.request.json, createdObject),
+    ...Object.fromEntries(
+      Object.entries(f.read ? writtenMembers(ctx, values.body?.value, f.read, at.object) : {}).filter(
+        ([k]) => !lost(k),
+      ),
+    ),
     ...(at.member && Object.hasOwn(createdObject, at.member) ? { [at.member]: createdObject[at.member] } : {}),
   };
   const readCreated = await read({
@@ -179,16 +182,24 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
   if (readCreated) return readCreated;
   const list = await listed(ctx, f, made.value, create.operationId);
   if (list) return list;
-  // updated -> read back: members the update's own answer echoed read back as sent.
+  // updated -> read back: every member the update wrote (that the answer and the read declare) as written.
   for (const u of f.updates) {
     const v = base(ctx, u, id);
     if (isSkip(v)) return v;
     const body = differentBody(ctx, u, created.request.json, v.body);
+    const sentBody = (body ?? v.body)?.value;
+    const answered = writtenMembers(ctx, sentBody, u, at.object);
     const ex = await ctx.send(toRequest(u, body ? { ...cloneValues(v), body } : v), {
       cause: `the update ${u.operationId}`,
+      ...(Object.keys(answered).length ? { wrote: { members: answered, pointer: at.object } } : {}),
     });
     if (!isSuccess(ex) || !f.read) continue;
-    const sent = echoed(ex.request.json, objectAt(ex.response.json, at.object));
+    const object = objectAt(ex.response.json, at.object);
+    const sent = Object.fromEntries(
+      Object.entries(writtenMembers(ctx, sentBody, f.read, at.object)).filter(
+        ([k, value]) => !Object.hasOwn(object, k) || sameValue(value, object[k]),
+      ),
+    );
     if (Object.keys(sent).length) {
       const r = await read({
         cause: `the read after the update ${u.operationId}`,

@@ -1,0 +1,177 @@
+/**
+ * The document's accounts, as real APIs have them: how to log in (an operation that takes a user name and a
+ * password and answers a token, or an OAuth2 scheme's token URL), how to register an account, and which
+ * operations change an account (a password, an e-mail, the account itself). Read from names and schemas, as
+ * links are inferred; the settings name the login operation and the token's place where inference cannot.
+ */
+import { isJsonMedia, type OperationEntry } from "../../openapi/lib/operations.js";
+import { toPointer } from "../../openapi/lib/spec.js";
+import { familyOf } from "./links.js";
+import type { SpecModel } from "./model.js";
+import { authPlan } from "./wire.js";
+
+/** Members that name the user, in the order they are preferred. */
+const USER_NAMES = /^(user_?name|username|user|login|login_?name|e_?mail|mail|email_?address|account|name)$/i;
+/** Members that carry a password. */
+const PASSWORD_NAMES = /^(password|passwd|pass|pwd|passphrase|secret|user_?password)$/i;
+/** Members that carry a token in a login's answer, most specific first. */
+const TOKEN_NAMES = [
+  "access_token",
+  "accessToken",
+  "auth_token",
+  "authToken",
+  "id_token",
+  "idToken",
+  "session_token",
+  "sessionToken",
+  "jwt",
+  "token",
+  "api_key",
+  "apiKey",
+  "key",
+];
+/** What a login's operation id or path says. */
+const LOGIN_WORDS = /log-?in|sign-?in|signin|token|authenticate|session/i;
+/** What a register's operation id or path says. */
+const REGISTER_WORDS = /register|sign-?up|signup|create_?user|createuser|create_?account|add_?user/i;
+/** Paths that name the caller's own account (no identifier needed: the credential says whose). */
+const OWN_ACCOUNT_PATH = /(^|\/)(me|self|account|profile|user)(\/|$)/i;
+/** What a request that changes or ends the caller's account or session says in its id or path. */
+const ENDS_SESSION = /password|log-?out|log_out|sign-?out|sign_out|deactivate/i;
+
+/** How the suite logs in through an operation of the document. */
+export interface LoginOperation {
+  operationId: string;
+  /** The body members that take the user name and the password. */
+  user: string;
+  password: string;
+  /** JSON pointer of the token in the 2xx answer; undefined: found in the answer by its name. */
+  token?: string;
+}
+
+/** A body's object schema and the names of its members (JSON or a form), or undefined. */
+function bodyMembers(model: SpecModel, op: OperationEntry): string[] {
+  const media = op.requestBody?.content.find((m) => m.schemaPointer);
+  if (!media?.schemaPointer) return [];
+  const { schema } = model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
+  return Object.keys((schema?.properties ?? {}) as Record<string, unknown>);
+}
+
+/** The user and password members of an operation's body, when it takes both. */
+export function credentialMembers(
+  model: SpecModel,
+  op: OperationEntry,
+): { user: string; password: string } | undefined {
+  const members = bodyMembers(model, op);
+  const password = members.find((m) => PASSWORD_NAMES.test(m));
+  const users = members.filter((m) => USER_NAMES.test(m) && m !== password);
+  // The most specific name first (username before e-mail before name).
+  const user = users.sort((a, b) => rank(a) - rank(b))[0];
+  return user && password ? { user, password } : undefined;
+}
+
+const rank = (name: string) => (/user|login/i.test(name) ? 0 : /mail/i.test(name) ? 1 : 2);
+
+/** An operation anyone may call: no security, or an empty alternative. */
+const open = (op: OperationEntry) => {
+  const plan = authPlan(op);
+  return plan.kind === "none" || (plan.kind === "placed" && plan.optional);
+};
+
+/** Where a 2xx JSON answer of `op` holds a token-like string member (at the top or one object down). */
+export function tokenPointer(model: SpecModel, op: OperationEntry): string | undefined {
+  for (const r of op.responses.filter((x) => /^2/.test(x.status))) {
+    const media = r.content.find((m) => isJsonMedia(m.mediaType) && m.schemaPointer);
+    if (!media?.schemaPointer) continue;
+    const { schema } = model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
+    const found = tokenIn(model, schema, []);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function tokenIn(model: SpecModel, schema: any, at: string[]): string | undefined {
+  const props = (schema?.properties ?? {}) as Record<string, unknown>;
+  for (const name of TOKEN_NAMES)
+    if (Object.hasOwn(props, name)) {
+      const { schema: s } = model.deref(props[name], "");
+      if (s?.type === undefined || [s.type].flat().includes("string")) return toPointer([...at, name]);
+    }
+  if (at.length > 0) return undefined;
+  for (const [name, raw] of Object.entries(props)) {
+    const { schema: inner } = model.deref(raw, "");
+    if (inner?.properties) {
+      const found = tokenIn(model, inner, [name]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The login operation: `named` when the settings name one, else the open POST whose body takes a user name and a
+ * password and whose 2xx answer holds a token (or whose id or path says it logs in).
+ */
+export function loginOperation(model: SpecModel, named?: string): LoginOperation | { problem: string } | undefined {
+  const candidates = named
+    ? model.has(named)
+      ? [model.operation(named)]
+      : []
+    : model.operations.filter((op) => op.method === "POST" && open(op));
+  if (named && candidates.length === 0)
+    return { problem: `the document has no operation ${JSON.stringify(named)} (--login-operation)` };
+  const scored = candidates
+    .map((op) => ({ op, members: credentialMembers(model, op), token: tokenPointer(model, op) }))
+    .filter((c) => c.members && (named || c.token || LOGIN_WORDS.test(`${c.op.operationId} ${c.op.path}`)))
+    .sort((a, b) => Number(!a.token) - Number(!b.token));
+  const best = scored[0];
+  if (!best)
+    return named ? { problem: `${named} takes no user name and password in its body (--login-operation)` } : undefined;
+  return {
+    operationId: best.op.operationId,
+    user: best.members!.user,
+    password: best.members!.password,
+    ...(best.token ? { token: best.token } : {}),
+  };
+}
+
+/** The operation that registers an account: an open POST that takes a user name and a password and is no login. */
+export function registerOperation(
+  model: SpecModel,
+  login?: string,
+): (LoginOperation & { family?: string }) | undefined {
+  const op = model.operations.find(
+    (o) =>
+      o.method === "POST" &&
+      o.operationId !== login &&
+      open(o) &&
+      credentialMembers(model, o) !== undefined &&
+      !tokenPointer(model, o) &&
+      (REGISTER_WORDS.test(`${o.operationId} ${o.path}`) || !LOGIN_WORDS.test(`${o.operationId} ${o.path}`)),
+  );
+  if (!op) return undefined;
+  const members = credentialMembers(model, op)!;
+  // The account's own path: a path parameter named like the member that names the user (`/users/{username}`).
+  const family = model.operations
+    .flatMap((o) =>
+      o.parameters.filter((p) => p.in === "path" && p.name === members.user).map((p) => familyOf(o.path, p.name)),
+    )
+    .find((f): f is string => f !== undefined);
+  return { operationId: op.operationId, ...members, ...(family ? { family } : {}) };
+}
+
+/**
+ * True when `op` changes or ends an account or a session: an operation that changes data on the account's own path
+ * (`/users/{username}/password`), or one on the caller's own account (`DELETE /account`, `POST /logout`). On a live
+ * target the suite sends these only with a throwaway account's credential, never its login account's.
+ */
+export function changesAccount(
+  op: OperationEntry,
+  accountFamily: string | undefined,
+  exempt: readonly string[],
+): boolean {
+  if (op.safe || exempt.includes(op.operationId)) return false;
+  if (accountFamily && (op.path === accountFamily || op.path.startsWith(`${accountFamily}/`))) return true;
+  if (op.path.includes("{")) return false;
+  return ENDS_SESSION.test(`${op.operationId} ${op.path}`) || (op.method !== "POST" && OWN_ACCOUNT_PATH.test(op.path));
+}
