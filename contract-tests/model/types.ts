@@ -151,6 +151,8 @@ export interface CheckContext {
   deletedBy?: string;
   /** A read of a resource the run just created or updated: members that must read back as they were written. */
   readBack?: ReadBack;
+  /** An answer or a read after a write that sent members the server owns: none may hold the value sent. */
+  owned?: OwnedWrite;
   /** A listing right after a create: the identifier that must be in it. */
   listed?: {
     id: unknown;
@@ -176,6 +178,24 @@ export interface ReadBack {
   members: Record<string, unknown>;
   /** JSON pointer of the resource's object in the read's body ("" for the body itself). */
   pointer: string;
+}
+
+/** A write that sent members the server owns (the owned-members phase), as its answer or a read must show it. */
+export interface OwnedWrite {
+  /** The operation that sent them. */
+  writer: string;
+  /** JSON pointer of the resource's object in the body ("" for the body itself). */
+  pointer: string;
+  members: ReadonlyArray<{
+    name: string;
+    sent: unknown;
+    /** What the server had set (undefined: it showed none). */
+    before: unknown;
+    /** Why it is the server's, in a few words (`readOnly`, or in no request schema of the family). */
+    rule: string;
+    /** The `readOnly` keyword's place, or the writer's request schema that does not declare it. */
+    promise: string;
+  }>;
 }
 
 /** Severity of a finding: errors fail the run, warnings are only reported. */
