@@ -99,7 +99,7 @@ function probeOf(ctx: ScenarioContext, f: OwnedFamily, writer: OperationEntry, s
   const members: OwnedWrite["members"][number][] = [];
   for (const m of f.members) {
     if (writer !== f.create && m.name === f.idMember) continue;
-    const values = seen.map((s) => s[m.name]).filter((v) => v !== undefined);
+    const values = seen.flatMap((s) => (Object.hasOwn(s, m.name) ? [s[m.name]] : []));
     const chosen = differentValue(responses, m.schema, values, ctx.settings.seed + 211);
     if (!chosen) continue;
     const undeclared = m.undeclaredIn.map((p) => `#${p}`);
@@ -107,7 +107,7 @@ function probeOf(ctx: ScenarioContext, f: OwnedFamily, writer: OperationEntry, s
     members.push({
       name: m.name,
       sent: chosen.value,
-      before: seen.find((s) => s[m.name] !== undefined)?.[m.name],
+      before: values[0],
       rule: m.readOnly
         ? `marked readOnly at ${m.readOnly}`
         : `the member is in no request schema of ${f.family}: ${schemas.join(", ")}`,
