@@ -15,6 +15,7 @@ const SLOW_FIRST = [
   "contract-tests/self-tests/conforming-servers.test.ts",
   "contract-tests/self-tests/real-documents.test.ts",
   "contract-tests/self-tests/crud.test.ts",
+  "contract-tests/self-tests/owned-members.test.ts",
   "openapi/test/mock-lifecycle.test.ts",
   "contract-tests/self-tests/scale.test.ts",
   "contract-tests/self-tests/mock-crash.test.ts",

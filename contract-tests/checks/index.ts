@@ -20,6 +20,8 @@ import { updatePersisted } from "./update-persisted.js";
 import { useAfterFree } from "./use-after-free.js";
 import { listedAfterCreate } from "./listed-after-create.js";
 import { lostWrite } from "./lost-write.js";
+import { serverOwnedMember } from "./server-owned-member.js";
+import { writeOnlyExposed } from "./write-only-exposed.js";
 import { decided } from "./severity.js";
 
 /** A registered check. */
@@ -50,6 +52,7 @@ const RESPONSE = {
   response_headers_conformance: { fn: responseHeadersConformance },
   undocumented_properties: { fn: undocumentedProperties },
   response_envelope: { fn: responseEnvelope },
+  write_only_exposed: { fn: writeOnlyExposed },
 } satisfies Record<string, CheckDef>;
 
 /** Checks that act only on requests sent with their intent (valid, invalid, unauthenticated, ...). */
@@ -64,6 +67,7 @@ const INTENT = {
   listed_after_create: { fn: listedAfterCreate },
   lost_write: { fn: lostWrite },
   account_isolation: { fn: accountIsolation },
+  server_owned_member: { fn: serverOwnedMember },
   unsupported_method: { fn: unsupportedMethod },
 } satisfies Record<string, CheckDef>;
 

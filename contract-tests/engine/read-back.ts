@@ -43,7 +43,7 @@ export function resourceOf(ctx: ScenarioContext, op: OperationEntry, ex: Exchang
  * Where a resource's object sits in its create's and read's answers: the object of the member its producer link
  * reads the identifier from (`$response.body#/data/id` -> `/data`), else the body itself.
  */
-export function objectPointer(ctx: ScenarioContext, family: string): string {
+export function objectPointer(ctx: Pick<ScenarioContext, "model" | "settings">, family: string): string {
   const [producer] = producersOf(ctx.model, ctx.settings.inferLinks, family);
   const expr = producer ? Object.values(producer.link.parameters)[0] : undefined;
   return bodyMember(expr)?.object ?? "";

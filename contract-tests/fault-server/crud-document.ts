@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.0 document of the CRUD fault server (crud.ts): posts created, listed, read, replaced, patched
- * and deleted by an integer `postId`, behind an apiKey header, with documented 400, 401 and 404 answers. One
+ * and deleted by an integer `postId`, behind an apiKey header, with documented 400, 401 and 404 answers; a post's
+ * `owner` is in no request schema, its `updatedAt` is readOnly and its `password` writeOnly. One
  * form has no `links` (the suite must infer its producers), the other links every operation to its producers,
  * with three links of one name (`GetPost`) on different responses.
  */
@@ -18,6 +19,9 @@ const error = (description: string) => ({
     },
   },
 });
+
+/** A password a post may be sent with: written, never returned. */
+const PASSWORD = { type: "string", minLength: 8, maxLength: 64, writeOnly: true };
 
 const postId = {
   name: "postId",
@@ -156,6 +160,7 @@ export function crudDocument(links: boolean): Record<string, unknown> {
             title: { type: "string", minLength: 1, maxLength: 80 },
             body: { type: "string", maxLength: 500 },
             tags: { type: "array", maxItems: 5, items: { type: "string", minLength: 1, maxLength: 20 } },
+            password: PASSWORD,
           },
         },
         PostPatch: {
@@ -167,12 +172,15 @@ export function crudDocument(links: boolean): Record<string, unknown> {
         },
         Post: {
           type: "object",
-          required: ["id", "title"],
+          required: ["id", "title", "owner", "updatedAt"],
           properties: {
             id: { type: "integer", format: "int64", minimum: 1 },
             title: { type: "string" },
             body: { type: "string" },
             tags: { type: "array", items: { type: "string" } },
+            owner: { type: "string", description: "Who created the post: the server's, in no request." },
+            updatedAt: { type: "string", format: "date-time", readOnly: true, description: "The last write." },
+            password: PASSWORD,
           },
         },
       },

@@ -2,7 +2,7 @@
  * The CRUD fault server: a small in-memory posts service on 127.0.0.1 (its document: crud-document.ts) whose
  * base URL `${url}/variant/<fault>[+<fault>...]` plants the faults named; `/variant/conforming` plants none.
  * Each variant keeps its own posts. Its own choices where the document is silent (all lenient, all allowed):
- * unknown body members are ignored, responses carry an undocumented `createdAt`, and an id past the 64-bit
+ * unknown body members are ignored (refused with a 400 by `lenient-refuses-unknown`), responses carry an undocumented `createdAt`, and an id past the 64-bit
  * edge is a 404 like any other unknown id.
  */
 import { createServer, type IncomingMessage } from "node:http";
@@ -22,12 +22,41 @@ export const CRUD_FAULTS = {
   "list-omits-created": { catchers: ["listed_after_create"] },
   "id-read-as-string": { catchers: ["resource_availability", "response_schema_conformance"] },
   "delete-ignores-missing-key": { catchers: ["ignored_auth"] },
+  "updated-at-writable": { catchers: ["server_owned_member"] },
+  "owner-from-body": { catchers: ["server_owned_member"] },
+  "password-in-response": { catchers: ["write_only_exposed"] },
 } as const satisfies Record<string, { catchers: readonly string[] }>;
 
 /** A planted fault of the CRUD server. */
 export type CrudFault = keyof typeof CRUD_FAULTS;
 
-type Post = { id: number; title: string; body?: string; tags?: string[] };
+/** Lenient variants: each takes a freedom the document leaves, and must pass with no error. */
+export const CRUD_LENIENT = {
+  "lenient-refuses-unknown":
+    "a write whose body has a member its request schema does not list (an owner, an updatedAt) is refused with " +
+    "the documented 400 (the schemas neither allow nor forbid other members)",
+} as const;
+
+/** A variant of the CRUD server: a planted fault or a lenient freedom. */
+export type CrudVariant = CrudFault | keyof typeof CRUD_LENIENT;
+
+/** The members each write's request schema lists (`lenient-refuses-unknown` refuses any other). */
+const LISTED: Readonly<Record<string, readonly string[]>> = {
+  POST: ["title", "body", "tags", "password"],
+  PUT: ["title", "body", "tags", "password"],
+  PATCH: ["title", "body"],
+};
+
+type Post = {
+  id: number;
+  title: string;
+  body?: string;
+  tags?: string[];
+  /** The server's: the holder of the key, and the time of the last write. */
+  owner: string;
+  updatedAt: string;
+  password?: string;
+};
 type Reply = { status: number; body?: unknown };
 interface Store {
   posts: Map<number, Post>;
@@ -38,12 +67,18 @@ interface Store {
 }
 
 const MAX_ID = 2n ** 63n - 1n;
+/** The owner of every post the key creates. */
+const OWNER = "key-holder";
 const message = (status: number, text: string): Reply => ({ status, body: { message: text } });
-const shown = (p: Post, faults: ReadonlySet<string>, read = false) => ({
+const shown = ({ password, ...p }: Post, faults: ReadonlySet<string>, read = false) => ({
   ...p,
   ...(read && faults.has("id-read-as-string") ? { id: String(p.id) } : {}),
+  ...(password !== undefined && faults.has("password-in-response") ? { password } : {}),
   createdAt: "2026-01-01T00:00:00Z",
 });
+/** The server's time of a write, or (`updated-at-writable`) the readOnly one the body sent. */
+const stamp = (b: Record<string, unknown>, faults: ReadonlySet<string>) =>
+  faults.has("updated-at-writable") && typeof b.updatedAt === "string" ? b.updatedAt : new Date().toISOString();
 const isText = (v: unknown, max: number, min = 0) => typeof v === "string" && v.length >= min && v.length <= max;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -54,6 +89,8 @@ function invalid(body: unknown, patch: boolean): string | undefined {
     return "title must be a string of 1 to 80 characters";
   if (body.body !== undefined && !isText(body.body, 500)) return "body must be a string of at most 500 characters";
   if (patch) return undefined;
+  if (body.password !== undefined && !isText(body.password, 64, 8))
+    return "password must be a string of 8 to 64 characters";
   const tags = body.tags;
   if (tags !== undefined && (!Array.isArray(tags) || tags.length > 5 || !tags.every((t) => isText(t, 20, 1))))
     return "tags must be at most 5 strings of 1 to 20 characters";
@@ -84,14 +121,17 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
   } catch {
     return message(400, "the body is not JSON");
   }
+  const unknown = isObject(body) ? Object.keys(body).find((k) => !LISTED[method]?.includes(k)) : undefined;
+  if (unknown !== undefined && faults.has("lenient-refuses-unknown")) return message(400, `unknown member ${unknown}`);
   if (!item) {
     if (method === "POST") {
       const why = invalid(body, false);
       if (why) return message(400, why);
       const b = body as Record<string, unknown>;
-      const p: Post = { id: store.next++, title: b.title as string };
-      if (b.body !== undefined) p.body = b.body as string;
-      if (b.tags !== undefined) p.tags = b.tags as string[];
+      const owner = faults.has("owner-from-body") && typeof b.owner === "string" ? b.owner : OWNER;
+      const p: Post = { id: store.next++, title: b.title as string, owner, updatedAt: stamp(b, faults) };
+      for (const k of ["body", "tags", "password"] as const)
+        if (b[k] !== undefined) (p as Record<string, unknown>)[k] = b[k];
       store.posts.set(p.id, p);
       return { status: 201, body: shown(p, faults) };
     }
@@ -125,8 +165,10 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
   if (!found) return message(404, "no such post");
   const b = body as Record<string, unknown>;
   if (!patch && b.body === undefined && faults.has("update-without-optional-500")) return message(500, "boom");
-  const next: Post = patch ? { ...found } : { id, title: b.title as string };
-  for (const k of patch ? ["title", "body"] : ["body", "tags"])
+  const next: Post = patch
+    ? { ...found, updatedAt: stamp(b, faults) }
+    : { id, title: b.title as string, owner: found.owner, updatedAt: stamp(b, faults) };
+  for (const k of patch ? ["title", "body"] : ["body", "tags", "password"])
     if (b[k] !== undefined) (next as Record<string, unknown>)[k] = b[k];
   if (!faults.has("update-not-persisted")) store.posts.set(id, next);
   return { status: 200, body: shown(next, faults) };
@@ -136,11 +178,11 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
 export interface CrudServer {
   url: string;
   /** The base URL of a variant with the faults named (none: the conforming variant). */
-  baseUrl(...faults: CrudFault[]): string;
+  baseUrl(...faults: CrudVariant[]): string;
   /** The posts a variant holds now (the suite's clean-up is seen here). */
-  posts(...faults: CrudFault[]): number[];
+  posts(...faults: CrudVariant[]): number[];
   /** The requests a variant received, as `METHOD /path` (query left out). */
-  requests(...faults: CrudFault[]): string[];
+  requests(...faults: CrudVariant[]): string[];
   stop(): Promise<void>;
 }
 
@@ -169,7 +211,7 @@ export async function startCrudServer(): Promise<CrudServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const name = (faults: CrudFault[]) => (faults.length ? faults.join("+") : "conforming");
+  const name = (faults: CrudVariant[]) => (faults.length ? faults.join("+") : "conforming");
   return {
     url,
     baseUrl: (...faults) => `${url}/variant/${name(faults)}`,

@@ -104,6 +104,14 @@ export const PHASES = [
     scope: "resource",
   },
   {
+    id: "owned-members",
+    tests:
+      "members the server owns (readOnly, or in no request schema of the family), sent with another value on a " +
+      "create or an update, do not take effect (mass assignment)",
+    needs: ["live-target", "producer"],
+    scope: "resource",
+  },
+  {
     id: "unknown-ids",
     tests: "identifiers that do not exist get a 4xx, never a 5xx or another resource",
     needs: ["live-target"],

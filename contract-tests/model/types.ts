@@ -154,6 +154,8 @@ export interface CheckContext {
   readBack?: ReadBack;
   /** A create or update: the members it sent that its answer declares, and where the resource's object is. */
   wrote?: Pick<ReadBack, "members" | "pointer">;
+  /** An answer or a read after a write that sent members the server owns: none may hold the value sent. */
+  owned?: OwnedWrite;
   /** A listing right after a create: the identifier that must be in it. */
   listed?: {
     id: unknown;
@@ -179,6 +181,24 @@ export interface ReadBack {
   members: Record<string, unknown>;
   /** JSON pointer of the resource's object in the read's body ("" for the body itself). */
   pointer: string;
+}
+
+/** A write that sent members the server owns (the owned-members phase), as its answer or a read must show it. */
+export interface OwnedWrite {
+  /** The operation that sent them. */
+  writer: string;
+  /** JSON pointer of the resource's object in the body ("" for the body itself). */
+  pointer: string;
+  members: ReadonlyArray<{
+    name: string;
+    sent: unknown;
+    /** What the server had set (undefined: it showed none). */
+    before: unknown;
+    /** Why it is the server's, in a few words (`readOnly`, or in no request schema of the family). */
+    rule: string;
+    /** The `readOnly` keyword's place, or the writer's request schema that does not declare it. */
+    promise: string;
+  }>;
 }
 
 /** Severity of a finding: errors fail the run, warnings are only reported. */

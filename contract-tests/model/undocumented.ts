@@ -22,7 +22,8 @@ type Branch = { schema: any; pointer: string };
  */
 const known = new WeakMap<SpecModel, WeakMap<object, { pointer: string; branches: Branch[] }>>();
 
-function branches(model: SpecModel, schema: any, pointer: string): Branch[] {
+/** A schema dereferenced with its `oneOf`, `anyOf` and `allOf` branches (nested ones too), each with its pointer. */
+export function branches(model: SpecModel, schema: any, pointer: string): Branch[] {
   if (schema === null || typeof schema !== "object") return walkBranches(model, schema, pointer);
   let bySchema = known.get(model);
   if (!bySchema) {

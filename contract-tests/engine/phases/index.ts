@@ -15,6 +15,7 @@ import { isolationPhase } from "./isolation.js";
 import { lifecyclePhase } from "./lifecycle.js";
 import { linksPhase } from "./links.js";
 import { negativePhase } from "./negative.js";
+import { ownedMembersPhase } from "./owned-members.js";
 import type { Phase, PlanInput } from "./phase.js";
 import { positivePhase } from "./positive.js";
 import { semanticsPhase } from "./semantics.js";
@@ -33,6 +34,7 @@ const IMPLEMENTATIONS: Readonly<Record<PhaseId, Phase>> = {
   edges: edgesPhase,
   semantics: semanticsPhase,
   lifecycle: lifecyclePhase,
+  "owned-members": ownedMembersPhase,
   "unknown-ids": unknownIdsPhase,
   cleanup: cleanupPhase,
 };
