@@ -20,6 +20,10 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
         lenient: { because: "in-doubt", why: inDoubt },
       }),
     ];
+  // A refusal the operation documents as a condition of its own (a credential without the privilege an admin
+  // operation asks for, a conflict with what the server holds) is the server's state, not the input's: a warning.
+  const condition =
+    CONDITIONS.has(status) && model.has(ex.operation) && model.documentedStatuses(ex.operation).includes(String(status));
   return [
     finding(ex, {
       severity: "error",
@@ -27,6 +31,21 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
       received: `status ${status} for ${show(sent)}`,
       documented: "a 2xx (or a documented non-4xx status) for input that matches the request schema",
       promise: successPromise(model, ex.operation),
+      ...(condition
+        ? {
+            lenient: {
+              because: "documented-condition",
+              why: `the operation documents ${status} as a condition of its own (${CONDITIONS.get(status)})`,
+            },
+          }
+        : {}),
     }),
   ];
 };
+
+/** Refusals an operation may document as a condition of the caller or of the server's state, not of the input. */
+const CONDITIONS = new Map([
+  [401, "a credential the operation does not accept, such as one without its privilege"],
+  [403, "a credential without the privilege the operation asks for"],
+  [409, "a conflict with what the server holds"],
+]);

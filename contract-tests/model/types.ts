@@ -217,6 +217,7 @@ export interface Leniency {
     | "inferred-link" // the link is the suite's inference, not the document's
     | "partial-view" // what the suite saw may not be the whole (a page of a listing)
     | "server-limit" // the server may have a limit the document does not show (an undocumented 4xx)
+    | "documented-condition" // the operation documents this refusal as a condition of its own (no privilege, a conflict)
     | "strict-only"; // only strict mode holds it (undocumented members, an envelope)
   /** Why, in a few words, added to the finding's Documented line; none when that line says it already. */
   why?: string;

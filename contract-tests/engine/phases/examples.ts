@@ -4,6 +4,7 @@
  * in doubt (a warning naming the defect).
  */
 import { isJsonMedia, type ExampleEntry, type OperationEntry } from "../../../openapi/lib/operations.js";
+import { isMapping } from "../../../openapi/lib/spec.js";
 import { isSkip, type Outcome } from "../../model/skip.js";
 import type { RequestSpec } from "../../transport/target.js";
 import { planOf } from "../plan.js";
@@ -65,6 +66,48 @@ function checkResponseExamples(ctx: ScenarioContext, op: OperationEntry): void {
   }
 }
 
+/** What the document gives a schema as an example value: `example`, `examples[0]`, `default`, `const`, `enum[0]`. */
+function documentedValue(s: any): { value: unknown } | undefined {
+  if (!s || typeof s !== "object") return undefined;
+  if ("example" in s) return { value: s.example };
+  if (Array.isArray(s.examples) && s.examples.length > 0) return { value: s.examples[0] };
+  if ("default" in s) return { value: s.default };
+  if ("const" in s) return { value: s.const };
+  if (Array.isArray(s.enum) && s.enum.length > 0) return { value: s.enum[0] };
+  return undefined;
+}
+
+/**
+ * A body composed from its members' examples (and defaults, consts, enums' first values), nested objects too, for a
+ * body that has no example of its own; a required member without one takes the base body's value. Undefined when
+ * no member has one.
+ */
+function composed(ctx: ScenarioContext, pointer: string, base: unknown, depth = 0): unknown {
+  const { schema } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
+  const props = (schema?.properties ?? {}) as Record<string, unknown>;
+  if (depth > 3 || Object.keys(props).length === 0) return undefined;
+  const from = isMapping(base) ? base : {};
+  const out: Record<string, unknown> = {};
+  let found = false;
+  for (const [name, raw] of Object.entries(props)) {
+    const { schema: member, pointer: at } = ctx.model.deref(raw, `${pointer}/properties/${name}`);
+    const own = documentedValue(member);
+    const inner = own ? undefined : composed(ctx, at, from[name], depth + 1);
+    if (own) out[name] = structuredClone(own.value);
+    else if (inner !== undefined) out[name] = inner;
+    else if (((schema.required as string[] | undefined) ?? []).includes(name) && name in from) out[name] = from[name];
+    else continue;
+    found ||= own !== undefined || inner !== undefined;
+  }
+  return found ? out : undefined;
+}
+
+/** A parameter without an example of its own: its schema's (example, default, const or first enum value). */
+function schemaExample(ctx: ScenarioContext, p: OperationEntry["parameters"][number]): ExampleEntry[] {
+  const own = documentedValue(ctx.model.deref(p.schema, p.schemaPointer).schema);
+  return own ? [{ name: "schema", value: own.value, unnamed: true }] : [];
+}
+
 /** One documented request example to send: its values, the response example it pairs with, its own defect. */
 interface Send {
   values: Values;
@@ -76,8 +119,21 @@ interface Send {
 /** The documented request examples of `op`, each on the base values. */
 function documentedSends(ctx: ScenarioContext, op: OperationEntry, values: Values): Send[] | Outcome {
   const sends: Send[] = [];
-  const bodyExamples = planOf(op).body?.media.examples ?? [];
-  if (!bodyExamples.length) sends.push({ values, cause: "the base request" });
+  const body = planOf(op).body;
+  const bodyExamples = body?.media.examples ?? [];
+  // A body without an example of its own: one composed from its members' examples, when they have some.
+  const composedBody = !bodyExamples.length && body?.pointer ? composed(ctx, body.pointer, values.body?.value) : undefined;
+  if (composedBody !== undefined) {
+    const v = withConfiguredMembers(ctx.settings, op, composedBody);
+    sends.push({
+      values: { ...cloneValues(values), body: { value: v } },
+      doubt: exampleProblem(ctx.model, op, "body", v)?.replace(
+        "the document's example",
+        "the body composed from its members' examples",
+      ),
+      cause: "a body composed from its members' examples",
+    });
+  } else if (!bodyExamples.length) sends.push({ values, cause: "the base request" });
   for (const e of bodyExamples) {
     const body = withConfiguredMembers(ctx.settings, op, structuredClone(e.value));
     sends.push({
@@ -89,7 +145,7 @@ function documentedSends(ctx: ScenarioContext, op: OperationEntry, values: Value
   }
   const live = ctx.settings.kind === "live";
   for (const p of op.parameters.filter((x) => x.in !== "path"))
-    for (const e of p.examples) {
+    for (const e of p.examples.length ? p.examples : schemaExample(ctx, p)) {
       // Identifiers in examples need not exist on a live server: a linked parameter is sent with a linked value.
       const linked = live && isLinkTarget(ctx.model, ctx.settings.inferLinks, op, p.name);
       let value: unknown = e.value;
