@@ -8,6 +8,8 @@
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import { configuredValue, type Settings } from "../config/settings.js";
 import { evaluate, familyOf, linkParameter, linksTo } from "../model/links.js";
+import { references } from "../model/references.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { CheckContext } from "../model/types.js";
@@ -201,7 +203,27 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
       const alive = family && aliveOf(ctx.state.resources, family);
       if (alive) own[p.name] = alive.value;
     }
-  return baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
+  const values = baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
+  if (isSkip(values) || ctx.settings.kind !== "live" || !isMapping(values.body?.value)) return values;
+  // A body member that refers to another resource (an order's item_id) takes an identifier an answer named.
+  const referred = referencedMembers(ctx, op);
+  if (Object.keys(referred).length) values.body = { value: { ...values.body!.value, ...referred } };
+  return values;
+}
+
+/** Identifiers for the body members of `op` that refer to a resource, from the answers that named such ones. */
+function referencedMembers(ctx: ScenarioContext, op: OperationEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of references(ctx.model, ctx.settings.inferLinks)) {
+    if (r.link.operationId !== op.operationId || Object.hasOwn(out, r.member)) continue;
+    const expr = Object.values(r.link.parameters)[0];
+    const value = (ctx.state.successes.get(r.source) ?? [])
+      .map((ex) => evaluate(expr, ex))
+      .filter((v) => v !== undefined && v !== null)
+      .at(-1);
+    if (value !== undefined && value !== null && typeof value !== "object") out[r.member] = value;
+  }
+  return out;
 }
 
 /**

@@ -3,10 +3,17 @@
  * `$request.path.id`, `$request.query.x`, `$request.body#/id`, `$statusCode`, constants, and strings with
  * embedded `{$...}` expressions) evaluated against an exchange.
  */
-import { isJsonMedia, type LinkEntry, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
+import { isJsonMedia, type OperationEntry, type ParameterEntry } from "../../openapi/lib/operations.js";
 import { toPointer } from "../../openapi/lib/spec.js";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { Exchange } from "./types.js";
+import { type LinkDocument, perDocument, type SourcedLink } from "./link-document.js";
+import { references } from "./references.js";
+
+export { perDocument, type LinkDocument, type SourcedLink } from "./link-document.js";
+
+const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
+const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
 
 const EMBEDDED = /\{(\$[^}]+)\}/g;
 /** The suite's own suffix of a header expression: the header's URL, read as its last path segment. */
@@ -90,49 +97,6 @@ export function linkParameter(target: OperationEntry, name: string): ParameterEn
   return target.parameters.find((p) => (m ? p.in === m[1] && p.name === m[2] : p.name === name));
 }
 
-/** A link with its source operation and response, for scenario titles and findings. */
-export interface SourcedLink {
-  source: string;
-  status: string;
-  link: LinkEntry;
-  /** Not written in the document: inferred from a create's or a listing's response (its name says from where). */
-  inferred?: boolean;
-}
-
-/** What inference reads of the document: its operations and schemas. */
-export interface LinkDocument {
-  operations: OperationEntry[];
-  deref(schema: unknown, pointer: string): { schema: any; pointer: string };
-  /**
-   * The same document read for responses, where links are found: a reading for requests has lost the `readOnly`
-   * members (a server-assigned `id` among them) that answers carry and links read.
-   */
-  readonly forResponses?: LinkDocument;
-}
-
-const linksOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
-const orderingOf = new WeakMap<OperationEntry[], Map<boolean, SourcedLink[]>>();
-
-/**
- * `compute`'s answer for a document (read for responses: see {@link LinkDocument.forResponses}) and `infer`,
- * computed once per operation table and kept in `cache`.
- */
-export function perDocument<T>(
-  cache: WeakMap<OperationEntry[], Map<boolean, T>>,
-  linkDoc: LinkDocument,
-  infer: boolean,
-  compute: (doc: LinkDocument) => T,
-): T {
-  const doc = linkDoc.forResponses ?? linkDoc;
-  let byInfer = cache.get(doc.operations);
-  if (!byInfer) {
-    byInfer = new Map();
-    cache.set(doc.operations, byInfer);
-  }
-  if (!byInfer.has(infer)) byInfer.set(infer, compute(doc));
-  return byInfer.get(infer)!;
-}
-
 /** The links of one `allLinks` answer by the operation they leave from and by the one they lead to. */
 const endsOf = new WeakMap<SourcedLink[], { from: Map<string, SourcedLink[]>; to: Map<string, SourcedLink[]> }>();
 
@@ -171,7 +135,7 @@ export function allLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
 /**
  * The links that order a run and keep operations together in a shard: every link (written, and with `infer`
  * inferred), and with `infer` a create before the listing of its collection, so the listing has items to link
- * from.
+ * from, and a listing or create before an operation whose body refers to its resources (references.ts).
  */
 export function orderingLinks(linkDoc: LinkDocument, infer: boolean): SourcedLink[] {
   return perDocument(orderingOf, linkDoc, infer, (doc) => {
@@ -192,7 +156,8 @@ export function orderingLinks(linkDoc: LinkDocument, infer: boolean): SourcedLin
             })),
           )
       : [];
-    return [...allLinks(doc, infer), ...creates];
+    // A body member that refers to a resource (an order's item_id) after what lists or creates those resources.
+    return [...allLinks(doc, infer), ...creates, ...references(doc, infer)];
   });
 }
 
