@@ -5,7 +5,7 @@
 import { API_KEY_HEADER } from "../generated/routes.js";
 import { ArgumentError } from "./errors.js";
 import { isLoopbackHost } from "./hosts.js";
-import { headerValueProblem } from "./values.js";
+import { headerValueProblem } from "../wire/headers.js";
 import { MAX_RETRIES } from "./retry.js";
 import type { FieldTypeCode, FieldTypeName } from "./types.js";
 import type { Logger, RetryInfo } from "./transport.js";

@@ -4,7 +4,7 @@
  * and the self-tests both drive it.
  */
 import { DocumentError } from "../../openapi/lib/document-error.js";
-import { causeText } from "../../src/errors.js";
+import { causeText } from "../../wire/connection.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
 import {

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DocumentError } from "../../openapi/lib/document-error.js";
 import { SPEC_PATH } from "../../openapi/lib/spec.js";
-import { headerValueProblem } from "../../src/values.js";
+import { headerValueProblem } from "../../wire/headers.js";
 import { specModel } from "../model/model.js";
 import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
 import { runShare } from "./select-operations.js";

@@ -4,7 +4,7 @@
  * body never finished), a body still unfinished at the request's deadline, or JSON that is not UTF-8. Each is
  * the target's fault (response_readable reports it), never the suite's.
  */
-import { bodyFailureOf } from "../../src/body.js";
+import { bodyFailureOf, deadlineFailure } from "../../wire/body.js";
 import { isJsonMedia } from "../../openapi/lib/operations.js";
 import type { BodyError } from "../model/types.js";
 
@@ -14,17 +14,7 @@ import type { BodyError } from "../model/types.js";
  * ended it.
  */
 export function bodyFailure(err: unknown, headers: Headers, timeoutMs: number, timedOut: boolean): BodyError {
-  const failure = bodyFailureOf(err, headers);
-  if (!timedOut) return failure;
-  const { bytesRead } = failure;
-  const coding = headers.get("content-encoding")?.trim();
-  const length = headers.get("content-length");
-  const bytes = `${bytesRead} ${coding ? "decoded " : ""}bytes`;
-  return {
-    kind: "timeout",
-    detail: `the body did not finish within the request's deadline of ${timeoutMs} ms (${bytes} arrived${length !== null ? ` of the ${length} its Content-Length declares` : ""})`,
-    bytesRead,
-  };
+  return timedOut ? deadlineFailure(err, headers, timeoutMs) : bodyFailureOf(err, headers);
 }
 
 /** The offset of the first byte of `bytes` that is not part of a valid UTF-8 sequence, or -1 when all are. */

@@ -6,10 +6,10 @@
  * went wrong with a body after its status line as the target's (`bodyError`), stops sending when the request
  * budget is spent, and opens a breaker after consecutive requests with no answer or no whole body in time.
  */
-import { readLimited, type LimitedBody } from "../../src/body.js";
-import { causeText } from "../../src/errors.js";
-import { createScrubber, type Scrubber } from "../../src/redact.js";
-import { retryAfterMs, sleep } from "../../src/retry.js";
+import { readLimited, type LimitedBody } from "../../wire/body.js";
+import { causeText } from "../../wire/connection.js";
+import { createScrubber, type Scrubber } from "../../wire/redact.js";
+import { retryAfterMs, sleep } from "../../wire/retry-after.js";
 import type { Settings } from "../config/settings.js";
 import { PRISM_CRASH_HEADER } from "../../openapi/lib/prism.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
