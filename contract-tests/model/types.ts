@@ -13,7 +13,7 @@ export interface SentRequest {
   /** The path parameters' values, by name (for `$request.path.*` link expressions). */
   pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
-  /** Which credential it carried (see KeyMode in target.ts); headers show a real key as $CONTRACT_API_KEY. */
+  /** Which credential it carried (see KeyMode in transport/request.ts); headers show a real key as $CONTRACT_API_KEY. */
   key?: "valid" | "none" | "empty" | "wrong" | "second";
   /** Raw body text, when one was sent. */
   bodyText?: string;

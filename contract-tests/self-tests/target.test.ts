@@ -7,7 +7,11 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, sendJson, type TestServer } from "../../src/test/support/server.js";
 import { readSettings } from "../config/settings.js";
-import { createTarget, jsonDepth } from "../transport/target.js";
+import { DEFAULT_WIRE_RULES } from "../model/wire.js";
+import { RefusedRequest } from "../transport/boundary.js";
+import { buildRequest } from "../transport/request.js";
+import { decodeBody } from "../transport/response.js";
+import { createTarget, runScrubber } from "../transport/target.js";
 
 const KEY = "sk_live_TargetTest+key/9=";
 const servers: TestServer[] = [];
@@ -93,11 +97,60 @@ describe("createTarget", () => {
   });
 });
 
-describe("jsonDepth", () => {
-  it("counts nesting of arrays and objects, not brackets inside strings or escaped quotes", () => {
-    expect(jsonDepth("1")).toBe(0);
-    expect(jsonDepth('{"a":[1,{"b":[]}]}')).toBe(4);
-    expect(jsonDepth('["[[[{{{", "\\"]]]"]')).toBe(1);
-    expect(jsonDepth(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).toBe(100_000);
+describe("the build step", () => {
+  const ctx = {
+    baseUrl: "http://127.0.0.1:9/api",
+    apiKey: KEY,
+    secondApiKey: undefined,
+    rules: DEFAULT_WIRE_RULES,
+    scrubber: runScrubber({ apiKey: KEY, secondApiKey: undefined }),
+  };
+
+  it("puts the key on the wire and its variable in the record; keeps a serialised array's commas", () => {
+    const built = buildRequest({ ...get, query: { status: "a,b", page: ["1", "2"] }, rawBody: `{"k":"${KEY}"}` }, ctx);
+    expect(built.url).toBe("http://127.0.0.1:9/api/v1/browser/requests?status=a,b&page=1&page=2");
+    expect(built.headers).toMatchObject({ "x-api-key": KEY, "content-type": "application/json" });
+    expect(built.sent.headers["x-api-key"]).toBe("$CONTRACT_API_KEY");
+    expect(JSON.stringify(built.sent)).not.toContain(KEY.slice(8));
+    expect(built.sent.bodyText).toBe('{"k":"***"}');
+  });
+
+  it("refuses a path that would leave the base path (nothing is built to send)", () => {
+    expect(() => buildRequest({ ...get, path: "/v1/%2e%2e/%2e%2e/admin" }, ctx)).toThrow(RefusedRequest);
+  });
+});
+
+describe("the decode step", () => {
+  const scrubber = runScrubber({ apiKey: KEY, secondApiKey: undefined });
+  const read = (text: string | Uint8Array, extra = {}) => {
+    const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+    return { bytes, total: bytes.byteLength, truncated: false, ...extra };
+  };
+
+  it("parses JSON, scrubbed of the key, and leaves a body nested past the limit unparsed", () => {
+    expect(decodeBody("application/json", read(JSON.stringify({ echo: KEY })), scrubber)).toEqual({
+      text: '{"echo":"***"}',
+      json: { echo: "***" },
+      depth: 1,
+    });
+    const deep = decodeBody("application/json", read(`${"[".repeat(600)}${"]".repeat(600)}`), scrubber);
+    expect(deep).toMatchObject({ json: undefined, depth: 600 });
+  });
+
+  it("keeps the text of JSON that is not UTF-8 (a charset error), and no text of a body that did not arrive", () => {
+    const bad = decodeBody("application/json", read(new Uint8Array([0x22, 0xff, 0x22])), scrubber);
+    expect(bad).toMatchObject({ text: '"\ufffd"', bodyError: { kind: "charset" } });
+    const cut = decodeBody(
+      "application/json",
+      read("{", { bodyError: { kind: "cut", detail: "the body ended", bytesRead: 1 } }),
+      scrubber,
+    );
+    expect(cut).toMatchObject({ text: "", json: undefined, bodyError: { kind: "cut" } });
+  });
+
+  it("parses nothing of a body over the limit and keeps only its beginning", () => {
+    const big = decodeBody("application/json", read(`"${"x".repeat(9000)}"`, { truncated: true }), scrubber);
+    expect(big.text).toHaveLength(4096);
+    expect(big).toMatchObject({ json: undefined, depth: 0 });
   });
 });

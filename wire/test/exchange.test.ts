@@ -1,11 +1,13 @@
 /**
- * The shared steps of an exchange against real local servers: the deadline over headers and body, and the
- * bounded body read and why a body did not arrive whole.
+ * The shared steps of an exchange against real local servers: the deadline over headers and body, the bounded
+ * body read and why a body did not arrive whole, and what a rejected fetch means.
  */
 import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { BodyReadError, bodyFailureOf, deadlineFailure, readLimited } from "../body.js";
+import { fetchFailure, neverReachedServer } from "../connection.js";
 import { startDeadline } from "../deadline.js";
 
 const servers: Server[] = [];
@@ -21,6 +23,15 @@ async function serve(listener: RequestListener): Promise<string> {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createTcpServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
 }
 
 describe("startDeadline", () => {
@@ -86,5 +97,40 @@ describe("reading a body", () => {
     const read = await readLimited(await fetch(url), 100);
     expect(read).toMatchObject({ truncated: true });
     expect(read.bytes.byteLength).toBe(100);
+  });
+});
+
+describe("fetchFailure", () => {
+  it("tells a request the runtime refused to build (nothing sent) from one that got no answer", async () => {
+    const url = await serve((_req, res) => res.end());
+    const refused = await fetch(url, { method: "GET", body: "x" }).catch((e: unknown) => e);
+    expect(fetchFailure(refused, false)).toMatchObject({ kind: "refused" });
+    const port = await closedPort();
+    const unreached = await fetch(`http://127.0.0.1:${port}`).catch((e: unknown) => e);
+    expect(fetchFailure(unreached, false)).toEqual({
+      kind: "failed",
+      cause: expect.stringMatching(/ECONNREFUSED/),
+      resendable: true,
+    });
+    expect(neverReachedServer(unreached)).toBe(true);
+  });
+
+  it("calls a connection closed before any answer resendable, and a deadline a timeout", async () => {
+    const url = await serve((req) => req.socket.destroy());
+    const reset = await fetch(url).catch((e: unknown) => e);
+    expect(fetchFailure(reset, false)).toMatchObject({ kind: "failed", resendable: true });
+    expect(neverReachedServer(reset), "it reached a server: the client's conservative mode does not resend").toBe(
+      false,
+    );
+    const silent = await serve(() => {});
+    const deadline = startDeadline(50);
+    const late = await fetch(silent, { signal: deadline.signal }).catch((e: unknown) => e);
+    expect(fetchFailure(late, deadline.timedOut())).toEqual({ kind: "timeout" });
+  });
+
+  it("reads a network error without a cause of its own as an answer fetch withheld", () => {
+    const withheld = new TypeError("fetch failed", { cause: new Error("") });
+    expect(fetchFailure(withheld, false)).toEqual({ kind: "withheld" });
+    expect(fetchFailure(new Error("boom"), false)).toEqual({ kind: "failed", cause: "boom", resendable: false });
   });
 });
