@@ -1,6 +1,6 @@
 /**
  * The suite's HTTP side against real local servers: retries of unreached connections, causes, 429s, bodies, secrets,
- * budget, breaker.
+ * budget, breaker; its build and decode steps; and concurrent senders (the gate: places, budget, a 429's pause).
  */
 import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -11,7 +11,7 @@ import { DEFAULT_WIRE_RULES } from "../model/wire.js";
 import { RefusedRequest } from "../transport/boundary.js";
 import { buildRequest } from "../transport/request.js";
 import { decodeBody } from "../transport/response.js";
-import { createTarget, runScrubber } from "../transport/target.js";
+import { createTarget, NotSent, runScrubber, SkipScenario } from "../transport/target.js";
 
 const KEY = "sk_live_TargetTest+key/9=";
 const servers: TestServer[] = [];
@@ -152,5 +152,106 @@ describe("the decode step", () => {
     const big = decodeBody("application/json", read(`"${"x".repeat(9000)}"`, { truncated: true }), scrubber);
     expect(big.text).toHaveLength(4096);
     expect(big).toMatchObject({ json: undefined, depth: 0 });
+  });
+});
+
+describe("concurrent senders (the gate)", () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const many = (t: ReturnType<typeof target>, n: number) =>
+    Array.from({ length: n }, (_, i) => t.send({ ...get, query: { i: String(i) } }));
+  const withWorkers = (baseUrl: string, workers: number, extra: Record<string, string> = {}) =>
+    createTarget({ ...readSettings({ CONTRACT_BASE_URL: baseUrl, CONTRACT_API_KEY: KEY, ...extra }), workers });
+
+  it("keeps at most N requests in flight, as a server counting them sees", async () => {
+    let now = 0;
+    let most = 0;
+    const server = await startServer(async (_req, res) => {
+      most = Math.max(most, ++now);
+      await pause(60);
+      now--;
+      sendJson(res, 200, {});
+    });
+    servers.push(server);
+    const exchanges = await Promise.all(many(withWorkers(server.url, 4), 12));
+    expect(exchanges.map((ex) => ex.response.status)).toEqual(Array(12).fill(200));
+    expect(most).toBe(4);
+  });
+
+  it("admits in the order send was called (first come, first served)", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+    servers.push(server);
+    await Promise.all(many(withWorkers(server.url, 1), 5));
+    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get("i"))).toEqual([
+      "0",
+      "1",
+      "2",
+      "3",
+      "4",
+    ]);
+  });
+
+  it("spends the budget exactly: with 8 in flight and a budget of 10, exactly 10 are sent", async () => {
+    const server = await startServer(async (_req, res) => {
+      await pause(20);
+      sendJson(res, 200, {});
+    });
+    servers.push(server);
+    const t = withWorkers(server.url, 8, { CONTRACT_MAX_REQUESTS: "10" });
+    const settled = await Promise.allSettled(many(t, 20));
+    expect(server.requests).toHaveLength(10);
+    expect(t.requestsSent()).toBe(10);
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(10);
+    const refused = settled.flatMap((s) => (s.status === "rejected" ? [s.reason] : []));
+    expect(refused).toHaveLength(10);
+    for (const err of refused) {
+      expect(err).toBeInstanceOf(NotSent);
+      expect(err).toBeInstanceOf(SkipScenario);
+      expect((err as NotSent).reason).toEqual({
+        kind: "budget",
+        text: "skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)",
+      });
+    }
+    expect(t.stopped()).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
+  });
+
+  it("does not call the budget spent while a request it may give back is on the wire", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 200, {}));
+    servers.push(server);
+    const t = withWorkers(server.url, 2, { CONTRACT_MAX_REQUESTS: "1" });
+    // The runtime refuses a GET with a body before anything is sent: its request of the budget comes back.
+    const [refused, sent] = await Promise.all([t.send({ ...get, json: { q: 1 } }), t.send(get)]);
+    expect(refused.response.suiteError).toBe(true);
+    expect(sent.response.status).toBe(200);
+    expect(t.requestsSent()).toBe(1);
+    expect(t.stopped()).toBeUndefined();
+  });
+
+  it("pauses every sender for a 429's Retry-After, not only the request that got it", async () => {
+    let limitedAt = 0;
+    const arrivals: number[] = [];
+    let limited!: () => void;
+    const seen = new Promise<void>((r) => {
+      limited = r;
+    });
+    const server = await startServer((_req, res, n) => {
+      if (n === 1) {
+        limitedAt = Date.now();
+        sendJson(res, 429, {}, { "retry-after": "1" });
+        return limited();
+      }
+      arrivals.push(Date.now());
+      sendJson(res, 200, {});
+    });
+    servers.push(server);
+    const t = withWorkers(server.url, 4);
+    const first = t.send(get);
+    await seen;
+    // The others start once the 429 is out; without a pause for the whole run they would arrive at once.
+    await pause(50);
+    const others = await Promise.all(many(t, 3));
+    expect((await first).response.status).toBe(200);
+    expect(others.map((ex) => ex.response.status)).toEqual([200, 200, 200]);
+    expect(arrivals).toHaveLength(4);
+    for (const at of arrivals) expect(at - limitedAt).toBeGreaterThanOrEqual(700);
   });
 });

@@ -2,9 +2,11 @@
  * The server under test (the Prism mock or a live server) and the one function that talks to it, in named
  * steps: build the request (request.ts), send it (one deadline over connect, headers, body and decoding; no
  * redirect followed; what never reached the server and 429s sent again), read and decode the body
- * (response.ts), and classify how the exchange ended. It scrubs the keys from everything it records, records
- * what went wrong with a body after its status line as the target's (`bodyError`), stops sending when the
- * request budget is spent, and opens a breaker after consecutive requests with no answer or no whole body in time.
+ * (response.ts), and classify how the exchange ended. Each request passes the gate (gate.ts: at most N in flight,
+ * the budget, a 429's pause for every sender). It scrubs the keys from everything it records, records what went
+ * wrong with a body after its status line as the target's (`bodyError`), stops sending when the request budget is
+ * spent, and opens a breaker after consecutive requests (in completion order) with no answer or no whole body in
+ * time. Safe under concurrent calls of `send`.
  */
 import { startDeadline } from "../../wire/deadline.js";
 import { fetchFailure } from "../../wire/connection.js";
@@ -18,20 +20,20 @@ import type { Exchange } from "../model/types.js";
 import { DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
 import { buildRequest, type BuiltRequest, type RequestSpec } from "./request.js";
 import { decodeBody, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
+import { Gate, NotSent, type Ticket } from "./gate.js";
 
 export { USER_AGENT, type RequestSpec } from "./request.js";
 export { MAX_JSON_DEPTH } from "./response.js";
-
-/** Thrown by `send` when the run must stop sending: the scenario is reported as skipped with this reason. */
-export class SkipScenario extends Error {
-  override name = "SkipScenario";
-}
+export { NotSent, SkipScenario } from "./gate.js";
 
 /** Consecutive requests with no HTTP answer after which the breaker opens. */
 const BREAKER_THRESHOLD = 3;
 /** Retries of a connection that never reached the server, and of a 429. */
 const CONNECTION_RETRIES = 2;
 const RATE_LIMIT_RETRIES = 3;
+
+/** How one attempt ended: an outcome, or a reason to send the request again. */
+type Attempt = Outcome | { kind: "resend" } | { kind: "rate-limited"; waitMs: number | undefined };
 
 /** A target: where requests go, the function that sends them, and what it has spent. */
 export interface Target {
@@ -45,11 +47,11 @@ export interface Target {
   stopped(): string | undefined;
 }
 
-/** Target settings. */
+/** Target settings; `workers`, the most requests in flight at once, is 1 unless given. */
 export type TargetSettings = Pick<
   Settings,
   "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs"
->;
+> & { workers?: number };
 
 /** A scrubber for every key of the run (the second account's too), in every form the suite sends it. */
 export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
@@ -79,82 +81,88 @@ export function createTarget(
   recover?: Recover,
 ): Target {
   const scrubber = runScrubber(settings);
-  let sent = 0;
+  const gate = new Gate(settings.workers ?? 1, settings.maxRequests);
   let failuresInARow = 0;
-  let stopReason: string | undefined;
 
-  /** Spends one request of the budget, or stops the target when it is spent. */
-  const reserve = () => {
-    if (sent >= settings.maxRequests) {
-      stopReason = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS)`;
-      throw new SkipScenario(stopReason);
+  /**
+   * The send step, one attempt: one fetch under one deadline over the whole exchange, never following a redirect
+   * (fetch would carry the key to the Location; a 3xx is recorded as received). It ends in an outcome, or asks to
+   * be sent again: a connection that failed before any answer (`mayResend`), a 429 (`mayWait`: rate limits are not
+   * part of the contract; waited out, bounded).
+   */
+  const attemptOnce = async (
+    built: BuiltRequest,
+    timeoutMs: number,
+    ticket: Ticket,
+    { mayResend, mayWait }: { mayResend: boolean; mayWait: boolean },
+  ): Promise<Attempt> => {
+    const deadline = startDeadline(timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(built.url, {
+        method: built.method,
+        headers: built.headers,
+        body: built.body,
+        redirect: "manual",
+        signal: deadline.signal,
+      });
+    } catch (err) {
+      deadline.dispose();
+      const failure = fetchFailure(err, deadline.timedOut());
+      if (failure.kind === "refused") {
+        // Nothing reached the target: the suite's problem, never the target's, and no request of the budget.
+        gate.settle(ticket, false);
+        return { kind: "suite", error: scrubber.text(`the suite could not send this request: ${failure.why}`) };
+      }
+      if (failure.kind === "withheld")
+        return {
+          kind: "suite",
+          error:
+            "the suite could not read the answer: fetch turned it into a network error " +
+            "without a cause (it does so for a 407 Proxy Authentication Required)",
+        };
+      if (failure.kind === "timeout") return { kind: "no-answer", error: `no answer within ${timeoutMs} ms (timeout)` };
+      if (failure.resendable && mayResend) return { kind: "resend" };
+      return { kind: "no-answer", error: scrubber.text(failure.cause) };
     }
-    sent++;
+    // The embedded mock's answer to a request Prism threw on (its process survives it; see prism.ts): no answer of
+    // Prism's, a defect of the mock.
+    const thrown = recover ? res.headers.get(PRISM_CRASH_HEADER) : null;
+    if (thrown !== null || (res.status === 429 && mayWait)) {
+      deadline.dispose();
+      void res.body?.cancel().catch(() => {});
+      if (thrown === null) return { kind: "rate-limited", waitMs: retryAfterMs(res.headers) };
+      return {
+        kind: "mock-crash",
+        error: "no answer: the Prism mock threw an error it does not catch",
+        crash: `the Prism mock threw an error it does not catch: ${prismErrorText(thrown)} (it serves on)`,
+      };
+    }
+    // The status line and headers arrived: whatever goes wrong from here is the target's, and nothing is sent again.
+    const read = await readBody(res, settings.maxBodyBytes, deadline, timeoutMs, scrubber);
+    return { kind: "answered", res, read, body: decodeBody(res.headers.get("content-type"), read, scrubber) };
   };
 
   /**
-   * The send step: one fetch per attempt under one deadline over the whole exchange, never following a redirect
-   * (fetch would carry the key to the Location; a 3xx is recorded as received). Sent again: a connection that
-   * never reached the server, and a 429 (rate limits are not part of the contract: waited out, bounded).
+   * Every attempt of one request, each admitted by the gate first and settled there once its outcome is known: a
+   * connection that never reached the server is sent again twice, a 429 waited out three times (the pause holds
+   * every sender: the server's limit is the run's).
    */
   const deliver = async (built: BuiltRequest, timeoutMs: number): Promise<Outcome> => {
     for (let attempt = 0, rateLimited = 0; ; attempt++) {
-      reserve();
-      const deadline = startDeadline(timeoutMs);
-      let res: Response;
+      const ticket = await gate.admit();
+      let result: Attempt;
       try {
-        res = await fetch(built.url, {
-          method: built.method,
-          headers: built.headers,
-          body: built.body,
-          redirect: "manual",
-          signal: deadline.signal,
+        result = await attemptOnce(built, timeoutMs, ticket, {
+          mayResend: attempt < CONNECTION_RETRIES,
+          mayWait: rateLimited < RATE_LIMIT_RETRIES,
         });
-      } catch (err) {
-        deadline.dispose();
-        const failure = fetchFailure(err, deadline.timedOut());
-        // Nothing reached the target: the suite's problem, never the target's, and no request of the budget.
-        if (failure.kind === "refused") {
-          sent--;
-          return { kind: "suite", error: scrubber.text(`the suite could not send this request: ${failure.why}`) };
-        }
-        if (failure.kind === "withheld")
-          return {
-            kind: "suite",
-            error:
-              "the suite could not read the answer: fetch turned it into a network error " +
-              "without a cause (it does so for a 407 Proxy Authentication Required)",
-          };
-        if (failure.kind === "timeout")
-          return { kind: "no-answer", error: `no answer within ${timeoutMs} ms (timeout)` };
-        if (failure.resendable && attempt < CONNECTION_RETRIES) {
-          await sleep(200 * (attempt + 1));
-          continue;
-        }
-        return { kind: "no-answer", error: scrubber.text(failure.cause) };
+      } finally {
+        gate.settle(ticket);
       }
-      // The embedded mock's answer to a request Prism threw on (its process survives it; see prism.ts): no answer of
-      // Prism's, a defect of the mock.
-      const thrown = recover ? res.headers.get(PRISM_CRASH_HEADER) : null;
-      if (thrown !== null) {
-        deadline.dispose();
-        void res.body?.cancel().catch(() => {});
-        return {
-          kind: "mock-crash",
-          error: "no answer: the Prism mock threw an error it does not catch",
-          crash: `the Prism mock threw an error it does not catch: ${prismErrorText(thrown)} (it serves on)`,
-        };
-      }
-      // The status line and headers arrived: whatever goes wrong from here is the target's, and nothing is sent again
-      // but a 429's request.
-      if (res.status === 429 && rateLimited < RATE_LIMIT_RETRIES) {
-        deadline.dispose();
-        void res.body?.cancel().catch(() => {});
-        await sleep(retryAfterMs(res.headers) ?? 1000 * 2 ** rateLimited++);
-        continue;
-      }
-      const read = await readBody(res, settings.maxBodyBytes, deadline, timeoutMs, scrubber);
-      return { kind: "answered", res, read, body: decodeBody(res.headers.get("content-type"), read, scrubber) };
+      if (result.kind === "resend") await sleep(200 * (attempt + 1));
+      else if (result.kind === "rate-limited") gate.pause(result.waitMs ?? 1000 * 2 ** rateLimited++);
+      else return result;
     }
   };
 
@@ -170,39 +178,48 @@ export function createTarget(
     }
     if (unanswered(outcome)) {
       if (++failuresInARow >= BREAKER_THRESHOLD)
-        stopReason =
-          outcome.kind === "answered"
-            ? `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete ` +
-              `answer within the deadline; last: status ${outcome.res.status}, ${outcome.body.bodyError!.detail})`
-            : `skipped: the target stopped answering (${failuresInARow} requests ` +
-              `in a row got no HTTP response; last: ${outcome.kind === "no-answer" ? outcome.error : ""})`;
+        gate.stop({
+          kind: "unanswering",
+          text:
+            outcome.kind === "answered"
+              ? `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete ` +
+                `answer within the deadline; last: status ${outcome.res.status}, ${outcome.body.bodyError!.detail})`
+              : `skipped: the target stopped answering (${failuresInARow} requests ` +
+                `in a row got no HTTP response; last: ${outcome.kind === "no-answer" ? outcome.error : ""})`,
+        });
     } else if (outcome.kind !== "suite") failuresInARow = 0;
     return outcome;
   };
 
   const send = async (spec: RequestSpec): Promise<Exchange> => {
-    if (stopReason) throw new SkipScenario(stopReason);
+    const stop = gate.stopped();
+    if (stop) throw new NotSent(stop);
     let built: BuiltRequest;
     try {
       built = buildRequest(spec, { ...settings, rules, scrubber });
     } catch (err) {
-      throw err instanceof RefusedRequest ? new SkipScenario(scrubber.text(err.message)) : err;
+      throw err instanceof RefusedRequest ? new NotSent({ kind: "boundary", text: scrubber.text(err.message) }) : err;
     }
-    const started = Date.now();
-    const outcome = await classify(await deliver(built, spec.timeoutMs ?? settings.timeoutMs));
-    return {
-      operation: spec.operation,
-      request: built.sent,
-      response: recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber),
-      ...(outcome.kind === "answered" && spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
-    };
+    const leave = await gate.enter();
+    try {
+      const started = Date.now();
+      const outcome = await classify(await deliver(built, spec.timeoutMs ?? settings.timeoutMs));
+      return {
+        operation: spec.operation,
+        request: built.sent,
+        response: recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber),
+        ...(outcome.kind === "answered" && spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
+      };
+    } finally {
+      leave();
+    }
   };
   return {
     kind: settings.kind,
     baseUrl: settings.baseUrl,
     scrubber,
     send,
-    requestsSent: () => sent,
-    stopped: () => stopReason,
+    requestsSent: () => gate.sent(),
+    stopped: () => gate.stopped()?.text,
   };
 }
