@@ -51,6 +51,14 @@ describe("createTarget", () => {
     expect((await target(server.url).send(get)).response.status).toBe(200);
   });
 
+  it("waits out three 429s of one request, whatever their Retry-After, then records the fourth", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 429, {}, { "retry-after": "0" }));
+    servers.push(server);
+    const t = target(server.url, { CONTRACT_MAX_REQUESTS: "20" });
+    expect((await t.send(get)).response.status).toBe(429);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it("never follows a redirect: the 3xx is recorded, the Location never called with the key", async () => {
     const other = await startServer((_req, res) => sendJson(res, 200, {}));
     const server = await startServer((_req, res) => {

@@ -161,8 +161,10 @@ export function createTarget(
         gate.settle(ticket);
       }
       if (result.kind === "resend") await sleep(200 * (attempt + 1));
-      else if (result.kind === "rate-limited") gate.pause(result.waitMs ?? 1000 * 2 ** rateLimited++);
-      else return result;
+      else if (result.kind === "rate-limited") {
+        gate.pause(result.waitMs ?? 1000 * 2 ** rateLimited);
+        rateLimited++;
+      } else return result;
     }
   };
 
