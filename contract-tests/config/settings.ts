@@ -38,6 +38,8 @@ export interface Settings {
    * skipped.
    */
   maxRequests: number;
+  /** How many requests the suite has in flight at once (CONTRACT_WORKERS; default {@link DEFAULT_WORKERS}). */
+  workers: number;
   /** The least share (0..1) of the selected operations the run must reach (CONTRACT_MIN_REACH), if set. */
   minReach?: number;
   /** The most bytes of a response body the suite reads (CONTRACT_MAX_BODY_BYTES). */
@@ -91,6 +93,9 @@ const BASELINE_FILE = "contract-baseline.json";
 
 /** The least default request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
+
+/** The default number of requests in flight at once, per target kind (to be set by a measurement of each). */
+const DEFAULT_WORKERS = { mock: 4, live: 4 } as const;
 
 /**
  * The default budget per selected operation, so a large document is reached whole (see README, settings). A
@@ -307,6 +312,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
         ? reportsDir(o)
         : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
     maxRequests: integer(o, "max-requests", defaultMaxRequests(kind, selected)),
+    workers: integer(o, "workers", DEFAULT_WORKERS[kind]),
     ...(minReach ? { minReach: parseShare(minReach.value, minReach.label) } : {}),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),

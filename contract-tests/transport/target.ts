@@ -51,7 +51,8 @@ export interface Target {
 export type TargetSettings = Pick<
   Settings,
   "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs"
-> & { workers?: number };
+> &
+  Partial<Pick<Settings, "workers">>;
 
 /** A scrubber for every key of the run (the second account's too), in every form the suite sends it. */
 export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
