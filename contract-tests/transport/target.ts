@@ -3,10 +3,11 @@
  * steps: build the request (request.ts), send it (one deadline over connect, headers, body and decoding; no
  * redirect followed; what never reached the server and 429s sent again), read and decode the body
  * (response.ts), and classify how the exchange ended. Each request passes the gate (gate.ts: at most N in flight,
- * the budget, a 429's pause for every sender). It scrubs the keys from everything it records, records what went
- * wrong with a body after its status line as the target's (`bodyError`), stops sending when the request budget is
- * spent, and opens a breaker after consecutive requests (in completion order) with no answer or no whole body in
- * time. Safe under concurrent calls of `send`.
+ * the budget, a 429's pause for every sender); one that gets no whole answer in time goes to the outage watch
+ * (outage.ts: a probe tells its own failure from a server that stopped answering, whose culprit it finds). It
+ * scrubs the keys from everything it records, records what went wrong with a body after its status line as the
+ * target's (`bodyError`), and stops sending when the request budget is spent or the server does not come back.
+ * Safe under concurrent calls of `send`.
  */
 import { startDeadline } from "../../wire/deadline.js";
 import { fetchFailure } from "../../wire/connection.js";
@@ -14,20 +15,19 @@ import { createScrubber, type Scrubber } from "../../wire/redact.js";
 import { retryAfterMs, sleep } from "../../wire/retry-after.js";
 import type { Settings } from "../config/settings.js";
 import { PRISM_CRASH_HEADER } from "../../openapi/lib/prism.js";
-import { RefusedRequest } from "./boundary.js";
+import { RefusedRequest, requestUrl } from "./boundary.js";
 import { prismErrorText } from "./mock-target.js";
-import type { Exchange } from "../model/types.js";
+import type { Exchange, OutageRecord } from "../model/types.js";
 import { DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
-import { buildRequest, type BuiltRequest, type RequestSpec } from "./request.js";
+import { buildRequest, USER_AGENT, type BuiltRequest, type RequestSpec } from "./request.js";
 import { decodeBody, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
 import { Gate, NotSent, type Ticket } from "./gate.js";
+import { OutageWatch } from "./outage.js";
 
 export { USER_AGENT, type RequestSpec } from "./request.js";
 export { MAX_JSON_DEPTH } from "./response.js";
 export { NotSent, SkipScenario } from "./gate.js";
 
-/** Consecutive requests with no HTTP answer after which the breaker opens. */
-const BREAKER_THRESHOLD = 3;
 /** Retries of a connection that never reached the server, and of a 429. */
 const CONNECTION_RETRIES = 2;
 const RATE_LIMIT_RETRIES = 3;
@@ -43,7 +43,7 @@ export interface Target {
   send(spec: RequestSpec): Promise<Exchange>;
   /** Requests sent so far (retries included). */
   requestsSent(): number;
-  /** Why the target stopped sending (budget or breaker), if it did. */
+  /** Why the target stopped sending (the budget, a server that stopped answering), if it did. */
   stopped(): string | undefined;
 }
 
@@ -71,19 +71,62 @@ export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">)
  */
 export type Recover = () => Promise<string | undefined>;
 
+/** How the target probes a server that may have stopped answering (see outage.ts). */
+export interface TargetOptions {
+  /**
+   * The path the probe asks for, without a credential: the preflight's (the first safe operation without path
+   * parameters); the base URL when absent or refused by the request boundary.
+   */
+  probePath?: string;
+}
+
 /**
  * Builds a target that sends with fetch and records every exchange scrubbed of the keys. `rules` say per
  * operation where the credential goes and what is accepted (from the document; see wire.ts); `recover`, for the
- * embedded mock, starts it again when it died on a request.
+ * embedded mock, starts it again when it died on a request; `options`, how it probes a server that stops answering.
  */
 export function createTarget(
   settings: TargetSettings,
   rules: WireRules = DEFAULT_WIRE_RULES,
   recover?: Recover,
+  options: TargetOptions = {},
 ): Target {
   const scrubber = runScrubber(settings);
   const gate = new Gate(settings.workers ?? 1, settings.maxRequests);
-  let failuresInARow = 0;
+
+  /**
+   * The outage watch's probe: a GET of the probe path without a credential (refused before any work, so never
+   * billed); true when a status line arrives within `timeoutMs` (its body is not read). A connection closed before
+   * any answer (a kept-alive one the server dropped) is asked once more.
+   */
+  const probe = async (timeoutMs: number): Promise<boolean> => {
+    let url: string;
+    try {
+      url = requestUrl(settings.baseUrl, options.probePath ?? "/", "", "the outage probe");
+    } catch {
+      url = requestUrl(settings.baseUrl, "/", "", "the outage probe");
+    }
+    for (let attempt = 0; ; attempt++) {
+      const deadline = startDeadline(timeoutMs);
+      try {
+        const res = await fetch(url, {
+          method: "GET",
+          redirect: "manual",
+          headers: { "user-agent": USER_AGENT },
+          signal: deadline.signal,
+        });
+        void res.body?.cancel().catch(() => {});
+        return true;
+      } catch (err) {
+        const failure = fetchFailure(err, deadline.timedOut());
+        if (failure.kind === "failed" && failure.resendable && attempt === 0) continue;
+        return failure.kind === "withheld";
+      } finally {
+        deadline.dispose();
+      }
+    }
+  };
+  const watch = new OutageWatch(gate, probe, settings.timeoutMs);
 
   /**
    * The send step, one attempt: one fetch under one deadline over the whole exchange, never following a redirect
@@ -145,53 +188,65 @@ export function createTarget(
   };
 
   /**
-   * Every attempt of one request, each admitted by the gate first and settled there once its outcome is known: a
-   * connection that never reached the server is sent again twice, a 429 waited out three times (the pause holds
-   * every sender: the server's limit is the run's).
+   * Every attempt of one request, each admitted by the gate first: a connection that never reached the server is
+   * sent again twice, a 429 waited out three times (the pause holds every sender: the server's limit is the run's).
+   * An attempt sent again is settled here; the last one's ticket comes back with its outcome, still on the wire for
+   * the gate until the outage watch has been told how it ended (so an outage that begins meanwhile waits for it).
    */
-  const deliver = async (built: BuiltRequest, timeoutMs: number): Promise<Outcome> => {
+  const deliver = async (built: BuiltRequest, timeoutMs: number): Promise<{ outcome: Outcome; ticket: Ticket }> => {
     for (let attempt = 0, rateLimited = 0; ; attempt++) {
       const ticket = await gate.admit();
-      let result: Attempt;
+      let result: Attempt | undefined;
       try {
         result = await attemptOnce(built, timeoutMs, ticket, {
           mayResend: attempt < CONNECTION_RETRIES,
           mayWait: rateLimited < RATE_LIMIT_RETRIES,
         });
       } finally {
-        gate.settle(ticket);
+        if (result === undefined || result.kind === "resend" || result.kind === "rate-limited") {
+          watch.done(ticket, false);
+          gate.settle(ticket);
+        }
       }
       if (result.kind === "resend") await sleep(200 * (attempt + 1));
       else if (result.kind === "rate-limited") {
         gate.pause(result.waitMs ?? 1000 * 2 ** rateLimited);
         rateLimited++;
-      } else return result;
+      } else return { outcome: result, ticket };
     }
   };
 
   /**
    * The classify step: a request with no answer may be the embedded mock dying on it (a Prism defect, started again:
-   * not a target that stopped answering); what got no whole answer in time counts toward the breaker.
+   * not a target that stopped answering); one that got no whole answer in time goes to the outage watch, which says
+   * whether it was lost to an outage of the server.
    */
-  const classify = async (delivered: Outcome): Promise<Outcome> => {
-    let outcome = delivered;
-    if (outcome.kind === "no-answer" && recover) {
-      const crash = await recover();
-      if (crash) outcome = { kind: "mock-crash", error: outcome.error, crash };
+  const classify = async (outcome: Outcome): Promise<Outcome> => {
+    if (outcome.kind !== "no-answer" || !recover) return outcome;
+    const crash = await recover();
+    return crash ? { kind: "mock-crash", error: outcome.error, crash } : outcome;
+  };
+
+  /**
+   * Tells the outage watch how the exchange ended (at once: an outage that begins after this no longer waits for
+   * it); resolves with what the watch says of it: lost to an outage (its record), or nothing.
+   */
+  const watched = (spec: RequestSpec, outcome: Outcome, ticket: Ticket): Promise<OutageRecord | undefined> => {
+    if (!unanswered(outcome)) {
+      watch.done(ticket, outcome.kind !== "suite");
+      return Promise.resolve(undefined);
     }
-    if (unanswered(outcome)) {
-      if (++failuresInARow >= BREAKER_THRESHOLD)
-        gate.stop({
-          kind: "unanswering",
-          text:
-            outcome.kind === "answered"
-              ? `skipped: the target stopped answering (${failuresInARow} requests in a row got no complete ` +
-                `answer within the deadline; last: status ${outcome.res.status}, ${outcome.body.bodyError!.detail})`
-              : `skipped: the target stopped answering (${failuresInARow} requests ` +
-                `in a row got no HTTP response; last: ${outcome.kind === "no-answer" ? outcome.error : ""})`,
-        });
-    } else if (outcome.kind !== "suite") failuresInARow = 0;
-    return outcome;
+    return watch.unanswered({
+      ticket,
+      what: `${spec.method} ${spec.path.slice(0, 200)} (${spec.operation})`,
+      detail:
+        outcome.kind === "answered"
+          ? `status ${outcome.res.status}, ${outcome.body.bodyError!.detail}`
+          : outcome.kind === "no-answer"
+            ? outcome.error
+            : "",
+      statusLine: outcome.kind === "answered",
+    });
   };
 
   const send = async (spec: RequestSpec): Promise<Exchange> => {
@@ -206,11 +261,24 @@ export function createTarget(
     const leave = await gate.enter();
     try {
       const started = Date.now();
-      const outcome = await classify(await deliver(built, spec.timeoutMs ?? settings.timeoutMs));
+      const { outcome: delivered, ticket } = await deliver(built, spec.timeoutMs ?? settings.timeoutMs);
+      let outcome: Outcome;
+      let verdict: Promise<OutageRecord | undefined>;
+      try {
+        outcome = await classify(delivered);
+        verdict = watched(spec, outcome, ticket);
+      } catch (err) {
+        watch.done(ticket, false);
+        throw err;
+      } finally {
+        gate.settle(ticket);
+      }
+      const response = recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber);
+      const outage = await verdict;
       return {
         operation: spec.operation,
         request: built.sent,
-        response: recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber),
+        response: outage ? { ...response, outage } : response,
         ...(outcome.kind === "answered" && spec.pairedExample ? { pairedExample: spec.pairedExample } : {}),
       };
     } finally {
