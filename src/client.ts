@@ -24,7 +24,8 @@ import { lazyRawClient } from "./raw.js";
 import { createScrubber, scrubbedHeaders, type Scrubber } from "../wire/redact.js";
 import { safeUrl } from "./redact.js";
 import { buildUrl, type CallParams, type OperationId } from "./routes.js";
-import { createTransport, type Logger, type RequestOptions, type Transport } from "./transport.js";
+import { createTransport, type Transport } from "./transport.js";
+import type { Logger, RequestOptions } from "./transport-types.js";
 import { decodeUtf8 } from "../wire/decode.js";
 import type {
   BrowserRequestPage,

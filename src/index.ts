@@ -4,7 +4,7 @@
 export { createClient, WebautoClient, type IterateOptions } from "./client.js";
 export type { ClientOptions } from "./options.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./options.js";
-export type { RequestOptions, RetryInfo, Logger } from "./transport.js";
+export type { RequestOptions, RetryInfo, Logger } from "./transport-types.js";
 export type { RetryMode } from "./retry.js";
 export { backoffDelayMs, MAX_RETRIES, retryDelayMs, shouldRetry } from "./retry.js";
 export { parseRetryAfterMs, retryAfterMs } from "../wire/retry-after.js";
