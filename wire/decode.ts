@@ -34,7 +34,10 @@ export interface ParsedJson {
   depth: number;
 }
 
-/** Parses `text` unless it is empty or nests deeper than `maxDepth` (then `json` is undefined, `depth` says how deep). */
+/**
+ * Parses `text` unless it is empty or nests deeper than `maxDepth` (then `json` is undefined; `depth` says how
+ * deep).
+ */
 export function parseJson(text: string, maxDepth: number): ParsedJson {
   const depth = text === "" ? 0 : jsonDepth(text);
   if (text === "" || depth > maxDepth) return { json: undefined, depth };

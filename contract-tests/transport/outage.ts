@@ -38,7 +38,7 @@ const PROBE_MIN_DEADLINE_MS = 1000;
  * wait for.
  */
 const FIRST_WAIT_SHARE = 1 / 20;
-/** Requests in a row (completion order) that went unanswered while the probe was answered, after which the target stops. */
+/** Requests in a row (in completion order) unanswered while the probe was answered, after which the target stops. */
 const UNANSWERED_IN_A_ROW = 3;
 
 /**
@@ -94,8 +94,9 @@ export class OutageWatch {
   }
 
   /**
-   * An attempt ended otherwise than unanswered (told before its ticket is settled at the gate). `resets`: it breaks a run
-   * of unanswered requests (an answer, the mock's crash; not the suite's own failure, nor an attempt sent again).
+   * An attempt ended otherwise than unanswered (told before its ticket is settled at the gate). `resets`: it breaks
+   * a run of unanswered requests (an answer, the mock's crash; not the suite's own failure, nor an attempt sent
+   * again).
    */
   done(ticket: Ticket, resets: boolean): void {
     if (resets) this.#inARow = 0;
@@ -104,10 +105,10 @@ export class OutageWatch {
 
   /**
    * A request went unanswered (told before its ticket is settled at the gate: it registers at once, before the
-   * returned promise is awaited). Resolves once it is known what it was: its
-   * own failure (undefined), or lost to an outage (its record; the culprit's says how long the server was down,
-   * how many probes it took and whether it came back). Before it resolves with an outage the server never came
-   * back from, the gate is stopped with a reason naming the culprit.
+   * returned promise is awaited). Resolves once it is known what it was: its own failure (undefined), or lost to
+   * an outage (its record; the culprit's says how long the server was down, how many probes it took and whether
+   * it came back). Before it resolves with an outage the server never came back from, the gate is stopped with a
+   * reason naming the culprit.
    */
   async unanswered(request: Unanswered): Promise<OutageRecord | undefined> {
     this.#inARow++;
