@@ -57,6 +57,7 @@ export default defineConfig({
     include: [
       "openapi/test/**/*.test.ts",
       "src/**/*.test.ts",
+      "wire/**/*.test.ts",
       "contract-tests/self-tests/**/*.test.ts",
       "scripts/test/**/*.test.ts",
     ],

@@ -275,12 +275,12 @@ async function measureSize(): Promise<SizeReport> {
   };
 }
 
-/** Files under src/ or generated/ changed after dist/index.js was built (dist may be stale). */
+/** Files under src/, wire/ or generated/ changed after dist/index.js was built (dist may be stale). */
 function newerThanDist(): string[] {
   if (!DIST_EXISTS) return [];
   const built = statSync(DIST_ENTRY).mtimeMs;
   const newer: string[] = [];
-  for (const dir of ["src", "generated"]) {
+  for (const dir of ["src", "wire", "generated"]) {
     for (const name of readdirSync(`${root}${dir}`, { recursive: true }) as string[]) {
       if (/\.test\.ts$/.test(name) || name.includes("test/")) continue;
       const p = `${root}${dir}/${name}`;

@@ -21,9 +21,12 @@ import {
 import { BrowserRequestPager } from "./pagination.js";
 import { POLICY } from "./policy.js";
 import { lazyRawClient } from "./raw.js";
-import { createScrubber, safeUrl, scrubbedHeaders, type Scrubber } from "./redact.js";
+import { createScrubber, scrubbedHeaders, type Scrubber } from "../wire/redact.js";
+import { safeUrl } from "./redact.js";
 import { buildUrl, type CallParams, type OperationId } from "./routes.js";
-import { createTransport, decode, type Logger, type RequestOptions, type Transport } from "./transport.js";
+import { createTransport, type Transport } from "./transport.js";
+import type { Logger, RequestOptions } from "./transport-types.js";
+import { decodeUtf8 } from "../wire/decode.js";
 import type {
   BrowserRequestPage,
   DataSchemaInput,
@@ -216,7 +219,7 @@ export class WebautoClient {
     );
     const { method, path } = got;
     const scrub = this.#scrubber;
-    const text = decode(got.body);
+    const text = decodeUtf8(got.body);
     if (got.status < 200 || got.status >= 300) {
       const headers = scrubbedHeaders(got.headers, scrub);
       const retry = got.retryAfterMs !== undefined ? { retryAfterMs: got.retryAfterMs } : {};

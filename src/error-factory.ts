@@ -17,7 +17,7 @@ import {
   type ApiErrorInit,
 } from "./errors.js";
 import { POLICY } from "./policy.js";
-import { boundedText } from "./redact.js";
+import { boundedText } from "../wire/redact.js";
 import { operationFor } from "./routes.js";
 
 const BY_STATUS: Record<number, typeof ApiError> = {

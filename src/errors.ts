@@ -4,7 +4,9 @@
  * server text in messages is cut and its control characters escaped.
  */
 import type { ApiErrorObject } from "./types.js";
-import { boundedText, redactHeaders } from "./redact.js";
+import { causeText } from "../wire/connection.js";
+import { boundedText } from "../wire/redact.js";
+import { redactHeaders } from "./redact.js";
 
 /** The most characters of a response body an error keeps in `body`. */
 export const MAX_ERROR_BODY_CHARS = 64 * 1024;
@@ -345,22 +347,4 @@ function describeBody(init: ApiErrorInit): string {
     .replace(/\s+/g, " ")
     .trim();
   return `non-JSON body (${type}, ${init.body.length} chars): "${boundedText(snippet, 120)}"`;
-}
-
-/** `fetch failed (ECONNREFUSED)`: the message with the first error code found down the cause chain. */
-export function causeText(cause: unknown): string {
-  let code: string | undefined;
-  for (
-    let e: unknown = cause, depth = 0;
-    e && typeof e === "object" && depth < 5 && !code;
-    e = (e as { cause?: unknown }).cause, depth++
-  ) {
-    const c = (e as { code?: unknown }).code;
-    if (typeof c === "string") code = c;
-    const errors = (e as { errors?: unknown }).errors;
-    if (!code && Array.isArray(errors) && errors[0] && typeof (errors[0] as { code?: unknown }).code === "string")
-      code = (errors[0] as { code: string }).code;
-  }
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return boundedText(code && !message.includes(code) ? `${message} (${code})` : message, 300);
 }

@@ -4,12 +4,13 @@
 export { createClient, WebautoClient, type IterateOptions } from "./client.js";
 export type { ClientOptions } from "./options.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./options.js";
-export type { RequestOptions, RetryInfo, Logger } from "./transport.js";
+export type { RequestOptions, RetryInfo, Logger } from "./transport-types.js";
 export type { RetryMode } from "./retry.js";
-export { backoffDelayMs, MAX_RETRIES, parseRetryAfterMs, retryAfterMs, retryDelayMs, shouldRetry } from "./retry.js";
+export { backoffDelayMs, MAX_RETRIES, retryDelayMs, shouldRetry } from "./retry.js";
+export { parseRetryAfterMs, retryAfterMs } from "../wire/retry-after.js";
 export { POLICY, type OperationPolicy } from "./policy.js";
 export { makeApiError } from "./error-factory.js";
-export { createScrubber, type Scrubber } from "./redact.js";
+export { createScrubber, type Scrubber } from "../wire/redact.js";
 export type { BrowserRequestFilters } from "./filters.js";
 export { BrowserRequestPager, type PageStopReason } from "./pagination.js";
 export {

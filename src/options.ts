@@ -5,10 +5,10 @@
 import { API_KEY_HEADER } from "../generated/routes.js";
 import { ArgumentError } from "./errors.js";
 import { isLoopbackHost } from "./hosts.js";
-import { headerValueProblem } from "./values.js";
+import { headerValueProblem } from "../wire/headers.js";
 import { MAX_RETRIES } from "./retry.js";
 import type { FieldTypeCode, FieldTypeName } from "./types.js";
-import type { Logger, RetryInfo } from "./transport.js";
+import type { Logger, RetryInfo } from "./transport-types.js";
 import { VERSION } from "./version.js";
 
 /** Default deadline of one attempt: room for the sitemap's documented 60 s plus network slack. */

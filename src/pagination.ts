@@ -4,7 +4,7 @@
  * flight), and safe against inconsistent totals (the live service has shown `total_pages: 0` with
  * `total_records: 1`).
  */
-import type { Logger } from "./transport.js";
+import type { Logger } from "./transport-types.js";
 import type { BrowserRequest, BrowserRequestPage } from "./types.js";
 
 /** Why an iteration ended. */

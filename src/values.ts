@@ -1,24 +1,6 @@
-/** Small value rules shared across the client (and, for header values, the contract suite's settings). */
+/** Small value rules of the client. */
 
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/**
- * Why `value` cannot be sent as an HTTP header value (a control character, a character outside Latin-1,
- * surrounding spaces), naming the position but never the value; undefined when it can.
- */
-export function headerValueProblem(value: string): string | undefined {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f)
-      return `must not contain control characters (found one at position ${i}): it could not be sent as a header`;
-    if (c > 0xff)
-      return (
-        `must contain only Latin-1 characters (found one above U+00FF at ` +
-        `position ${i}): it could not be sent as a header`
-      );
-  }
-  return value.trim() === value ? undefined : "must not start or end with spaces";
 }

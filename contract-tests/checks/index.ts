@@ -12,6 +12,7 @@ import { responseEnvelope } from "./response-envelope.js";
 import { responseReadable } from "./response-readable.js";
 import { responseHeadersConformance } from "./response-headers-conformance.js";
 import { responseSchemaConformance } from "./response-schema-conformance.js";
+import { serverStoppedAnswering } from "./server-stopped-answering.js";
 import { statusCodeConformance } from "./status-code-conformance.js";
 import { undocumentedProperties } from "./undocumented-properties.js";
 import { unknownResource } from "./unknown-resource.js";
@@ -44,6 +45,7 @@ export interface CheckDef {
 /** Checks every exchange gets, whatever the operation (Schemathesis's defaults, plus size and envelope). */
 const RESPONSE = {
   not_a_server_error: { fn: notAServerError },
+  server_stopped_answering: { fn: serverStoppedAnswering },
   response_readable: { fn: responseReadable },
   status_code_conformance: { fn: statusCodeConformance },
   content_type_conformance: { fn: contentTypeConformance },

@@ -35,10 +35,12 @@ function documentedFailurePromise(model: SpecModel, operationId: string, intent:
  * `default` describes what a failure looks like, it does not allow one), and any other 5xx unless the operation
  * lists that exact status as a condition of its own (the sitemap's 503 for an unavailable site). A request the
  * suite itself could not send is the suite's problem, and the embedded mock dying on a request is Prism's: a
- * warning each.
+ * warning each. A request lost to an outage of the server is server_stopped_answering's, not this check's.
  */
 export const notAServerError: Check = (ex, { model, intent }) => {
-  const { status, transportError, suiteError, mockCrash } = ex.response;
+  const { status, transportError, suiteError, mockCrash, outage } = ex.response;
+  // Lost to an outage: server_stopped_answering reports it once, on its culprit.
+  if (outage) return [];
   if (status === 0 && mockCrash)
     return [
       finding(ex, {

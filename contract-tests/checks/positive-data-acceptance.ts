@@ -23,7 +23,9 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
   // A refusal the operation documents as a condition of its own (a credential without the privilege an admin
   // operation asks for, a conflict with what the server holds) is the server's state, not the input's: a warning.
   const condition =
-    CONDITIONS.has(status) && model.has(ex.operation) && model.documentedStatuses(ex.operation).includes(String(status));
+    CONDITIONS.has(status) &&
+    model.has(ex.operation) &&
+    model.documentedStatuses(ex.operation).includes(String(status));
   return [
     finding(ex, {
       severity: "error",

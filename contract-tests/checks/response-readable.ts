@@ -34,8 +34,9 @@ const OWED: Record<BodyError["kind"], { title: string; documented: string }> = {
  * JSON that is not UTF-8 is an error naming what was received (status, headers, bytes, the decoder's error).
  */
 export const responseReadable: Check = (ex, { model }) => {
-  const { status, headers, bodyError } = ex.response;
-  if (!bodyError || status === 0) return [];
+  const { status, headers, bodyError, outage } = ex.response;
+  // A body unfinished as the server stopped answering is server_stopped_answering's (one finding for the outage).
+  if (!bodyError || status === 0 || outage) return [];
   const owed = OWED[bodyError.kind];
   const shown = ["content-type", "content-encoding", "content-length", "transfer-encoding"]
     .filter((h) => headers[h] !== undefined)

@@ -3,7 +3,7 @@
  * phases for every operation, then the modules'), executed one by one against the target. The vitest suite
  * and the self-tests both drive it.
  */
-import { causeText } from "../../src/errors.js";
+import { causeText } from "../../wire/connection.js";
 import { specModel, type SpecModel } from "../model/model.js";
 import { ALL_CHECKS, moduleScenarios, timeoutFor } from "../modules/index.js";
 import { entryKey, findingKeys, isExpired, loadBaseline, today, type Baseline } from "../report/baseline.js";
@@ -38,7 +38,9 @@ export class ContractRun {
     readonly recover?: Recover,
   ) {
     this.model = specModel(settings.specPath);
-    this.target = createTarget(settings, wireRules(this.model.operations), recover);
+    // A server that stops answering is probed with the preflight's request.
+    const probe = probePath(settings);
+    this.target = createTarget(settings, wireRules(this.model.operations), recover, probe ? { probePath: probe } : {});
     const now = today();
     // The keys of the baseline entries that accept findings (an expired entry accepts nothing).
     const accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
@@ -86,16 +88,21 @@ export class ContractRun {
   }
 }
 
+/** The path the preflight (and the target's outage probe) asks for: the first safe operation without path parameters. */
+function probePath(settings: Pick<Settings, "specPath">): string | undefined {
+  return specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"))?.path;
+}
+
 /**
  * What the preflight asks for: the first safe operation without path parameters, else the base URL (as is a path
  * the request boundary refuses: the probe goes through it like every request).
  */
 function preflightProbe(settings: Pick<Settings, "baseUrl" | "specPath">): { url: string; path: string } {
-  const probe = specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"));
+  const path = probePath(settings);
   try {
     return {
-      url: requestUrl(settings.baseUrl, probe ? probe.path : "/", "", "the preflight"),
-      path: probe?.path ?? "/",
+      url: requestUrl(settings.baseUrl, path ?? "/", "", "the preflight"),
+      path: path ?? "/",
     };
   } catch {
     return { url: requestUrl(settings.baseUrl, "/", "", "the preflight"), path: "/" };

@@ -2,7 +2,7 @@
  * The end of a run: the baseline applied (and rewritten with `--update-baseline`), the report built, and the
  * JSON, JUnit, markdown and text files written through the scrubber.
  */
-import type { Scrubber } from "../../src/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
 import type { ScenarioResult } from "../model/types.js";
 import { specModel } from "../model/model.js";
 import { writeShardRecord } from "./shard.js";

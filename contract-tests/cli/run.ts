@@ -17,7 +17,7 @@
  * nothing failed, but the request budget or an unanswering target cut the run short (the closing line and
  * every report say how much was not run).
  */
-import type { Scrubber } from "../../src/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
 import { ContractRun, preflight, preflightResults } from "./contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
 import type { Scenario } from "../engine/scenario.js";

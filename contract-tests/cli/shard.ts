@@ -9,7 +9,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Scrubber } from "../../src/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
 import type { ScenarioResult } from "../model/types.js";
 import { loadBaseline } from "../report/baseline.js";
 import { buildReport, type RunReport } from "../report/render.js";

@@ -19,7 +19,8 @@ export class SettingsError extends Error {
 /** What kind of value an option takes: how it is parsed from text, and its JSON Schema in a config file. */
 export type OptionKind =
   | { type: "boolean" }
-  | { type: "integer"; min: number }
+  /** An integer of at least `min` (and at most `max`, when given). */
+  | { type: "integer"; min: number; max?: number }
   | { type: "string" }
   | { type: "path" }
   | { type: "url" }
@@ -287,6 +288,16 @@ export const OPTIONS: readonly OptionDef[] = [
     aliases: ["budget", "requests", "limit"],
   },
   {
+    name: "workers",
+    env: "CONTRACT_WORKERS",
+    key: "workers",
+    kind: { type: "integer", min: 1, max: 64 },
+    default: "4",
+    value: "<n>",
+    description: "How many requests the suite has in flight at once (1 sends one at a time).",
+    aliases: ["concurrency", "parallel", "jobs"],
+  },
+  {
     name: "min-reach",
     env: "CONTRACT_MIN_REACH",
     key: "minReach",
@@ -518,8 +529,10 @@ function fromText(kind: OptionKind, raw: string, label: string): unknown {
       throw new SettingsError(`${label} must be 1 or 0 (true or false), got ${show(raw.slice(0, 20))}`);
     }
     case "integer":
-      if (!/^\d+$/.test(text) || Number(text) < kind.min)
-        throw new SettingsError(`${label} must be an integer of at least ${kind.min}, got ${show(text.slice(0, 20))}`);
+      if (!/^\d+$/.test(text) || Number(text) < kind.min || (kind.max !== undefined && Number(text) > kind.max))
+        throw new SettingsError(
+          `${label} must be an integer ${kind.max === undefined ? `of at least ${kind.min}` : `from ${kind.min} to ${kind.max}`}, got ${show(text.slice(0, 20))}`,
+        );
       return Number(text);
     case "share":
       return parseShare(text, label);
@@ -542,7 +555,7 @@ export function configSchema(): Record<string, unknown> {
       k.type === "boolean"
         ? { type: "boolean" }
         : k.type === "integer"
-          ? { type: "integer", minimum: k.min }
+          ? { type: "integer", minimum: k.min, ...(k.max === undefined ? {} : { maximum: k.max }) }
           : k.type === "list"
             ? { type: "array", items: { type: "string", minLength: 1 } }
             : k.type === "json"

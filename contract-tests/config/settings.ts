@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DocumentError } from "../../openapi/lib/document-error.js";
 import { SPEC_PATH } from "../../openapi/lib/spec.js";
-import { headerValueProblem } from "../../src/values.js";
+import { headerValueProblem } from "../../wire/headers.js";
 import { specModel } from "../model/model.js";
 import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
 import { runShare } from "./select-operations.js";
@@ -28,8 +28,6 @@ export interface Settings {
   apiKey: string;
   /** A key of another account, for the account-isolation phase. */
   secondApiKey: string | undefined;
-  /** How many requests the suite has in flight at once (--workers); one when absent. */
-  workers?: number;
   /** The accounts the suite logs in as, by user name and password, or as an OAuth2 client (environment only). */
   logins: { first?: Login; second?: Login };
   /** The operation that logs in (--login-operation); inferred when absent. */
@@ -49,6 +47,8 @@ export interface Settings {
    * skipped.
    */
   maxRequests: number;
+  /** How many requests the suite has in flight at once (CONTRACT_WORKERS; default {@link DEFAULT_WORKERS}). */
+  workers: number;
   /** The least share (0..1) of the selected operations the run must reach (CONTRACT_MIN_REACH), if set. */
   minReach?: number;
   /** The most bytes of a response body the suite reads (CONTRACT_MAX_BODY_BYTES). */
@@ -102,6 +102,9 @@ const BASELINE_FILE = "contract-baseline.json";
 
 /** The least default request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
+
+/** The default number of requests in flight at once, per target kind (to be set by a measurement of each). */
+const DEFAULT_WORKERS = { mock: 4, live: 4 } as const;
 
 /**
  * The default budget per selected operation, so a large document is reached whole (see README, settings). A
@@ -363,6 +366,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
         ? reportsDir(o)
         : resolve(`reports/shard-${shard.index}-of-${shard.count}`),
     maxRequests: integer(o, "max-requests", defaultMaxRequests(kind, selected)),
+    workers: integer(o, "workers", DEFAULT_WORKERS[kind]),
     ...(minReach ? { minReach: parseShare(minReach.value, minReach.label) } : {}),
     maxBodyBytes: integer(o, "max-body-bytes", 8 * 1024 * 1024),
     timeoutMs: integer(o, "timeout-ms", 30_000),

@@ -140,7 +140,7 @@ export class Executor {
       hooks.finished?.(r, i);
     };
     const lanes = this.lanes(scenarios);
-    const workers = Math.max(1, this.run.settings.workers ?? 1);
+    const workers = Math.max(1, this.run.settings.workers);
     const queue = [...lanes.concurrent];
     await Promise.all(
       Array.from({ length: Math.min(workers, queue.length) }, async () => {
@@ -159,7 +159,7 @@ export class Executor {
     const { model, settings } = this.run;
     const after = scenarios.flatMap((s, i) => (phaseRow(s.phase).scope === "run" ? [i] : []));
     const rest = scenarios.map((_, i) => i).filter((i) => !after.includes(i));
-    if ((settings.workers ?? 1) <= 1) return { concurrent: [rest], after };
+    if (settings.workers <= 1) return { concurrent: [rest], after };
     const groupOf = new Map<string, number>();
     linkGroups(model.operations, orderingLinks(model.forRequests, settings.inferLinks)).forEach((g, i) => {
       for (const op of g) groupOf.set(op.operationId, i);
@@ -191,7 +191,7 @@ export class Executor {
         // On a live target a delete changes what the next request may name (a removed id is replaced by one that
         // exists): such a batch goes one request at a time, each judged before the next is built.
         // With one worker every request waits for the one before it, as a run always did.
-        const oneByOne = (settings.workers ?? 1) <= 1;
+        const oneByOne = settings.workers <= 1;
         if (oneByOne || (live && probes.some((p) => p.spec.method.toUpperCase() === "DELETE"))) {
           const out: Exchange[] = [];
           for (const p of probes) out.push(...(await this.batch(ctx, verdict, [p])));

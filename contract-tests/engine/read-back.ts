@@ -9,7 +9,7 @@ import { isMapping } from "../../openapi/lib/spec.js";
 import { bodyMember } from "../model/links.js";
 import { isSkip, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
-import type { KeyMode } from "../transport/target.js";
+import type { KeyMode } from "../transport/request.js";
 import { toRequest } from "./requests.js";
 import { itemOf, producersOf } from "./resources.js";
 import type { Judgement, ScenarioContext } from "./scenario.js";

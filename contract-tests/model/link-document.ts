@@ -43,4 +43,3 @@ export function perDocument<T>(
   if (!byInfer.has(infer)) byInfer.set(infer, compute(doc));
   return byInfer.get(infer)!;
 }
-

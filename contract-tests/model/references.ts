@@ -60,7 +60,8 @@ function idPointer(doc: LinkDocument, op: OperationEntry, listing: boolean): str
     return hasId(itemsOf(answer.schema, answer.pointer)) ? "/0/id" : undefined;
   for (const [name, raw] of Object.entries((answer.schema.properties ?? {}) as Record<string, unknown>)) {
     const { schema, pointer } = doc.deref(raw, `${answer.pointer}/properties/${name}`);
-    if ((schema?.type === "array" || schema?.items) && hasId(itemsOf(schema, pointer))) return toPointer([name, "0", "id"]);
+    if ((schema?.type === "array" || schema?.items) && hasId(itemsOf(schema, pointer)))
+      return toPointer([name, "0", "id"]);
   }
   return undefined;
 }

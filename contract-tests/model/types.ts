@@ -14,7 +14,7 @@ export interface SentRequest {
   /** The path parameters' values, by name (for `$request.path.*` link expressions). */
   pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
-  /** Which credential it carried (see KeyMode in target.ts); headers show a real key as $CONTRACT_API_KEY. */
+  /** Which credential it carried (see KeyMode in transport/request.ts); headers show a real key as $CONTRACT_API_KEY. */
   key?: "valid" | "none" | "empty" | "wrong" | "second";
   /** Raw body text, when one was sent. */
   bodyText?: string;
@@ -37,6 +37,16 @@ export interface BodyError {
   /** The bytes that arrived before it went wrong (decoded bytes when the body has a Content-Encoding). */
   bytesRead: number;
 }
+
+/**
+ * The request went unanswered while the server stopped answering (an outage: the probes after it got no answer
+ * either). Every request unanswered in one outage carries its `id`; the culprit (the one sent first) carries how
+ * long the server was down (from its sending to the last probe), how many probes that took, and whether it
+ * answered again. The others are not sent again and have no finding of their own: they are the culprit's.
+ */
+export type OutageRecord =
+  | { id: number; culprit: false }
+  | { id: number; culprit: true; downMs: number; probes: number; recovered: boolean };
 
 /** A response as received; `status` 0 means no HTTP answer (see `transportError`). */
 export interface ReceivedResponse {
@@ -71,6 +81,8 @@ export interface ReceivedResponse {
    * again: a defect of the mock, neither the document's nor a server's.
    */
   mockCrash?: string;
+  /** The request was lost to an outage of the server (see OutageRecord). */
+  outage?: OutageRecord;
   elapsedMs: number;
 }
 

@@ -1,7 +1,7 @@
 /** Writes every file of a run's report, each through the scrubber: no file the suite writes can hold a key. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Scrubber } from "../../src/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
 import type { ScenarioResult } from "../model/types.js";
 import { formatJUnit } from "./junit.js";
 import { formatMarkdown, formatText, type RunReport } from "./render.js";

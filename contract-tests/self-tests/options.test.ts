@@ -143,6 +143,7 @@ describe("flags, environment and config file", () => {
   it.each([
     [{ maxRequest: 3 }, /contract\.config\.json: unknown key "maxRequest"; did you mean "maxRequests"\?/],
     [{ maxRequests: 0 }, /contract\.config\.json: maxRequests must be >= 1/],
+    [{ workers: 65 }, /contract\.config\.json: workers must be <= 64/],
     [{ strict: "yes" }, /contract\.config\.json: strict must be boolean/],
     [{ operations: "listBrowserRequests" }, /contract\.config\.json: operations must be array/],
     [{ baseUrl: "ftp://x" }, /contract\.config\.json: baseUrl must match pattern/],

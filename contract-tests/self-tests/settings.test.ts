@@ -107,7 +107,9 @@ describe("readSettings", () => {
       baseUrl: "https://staging.example.com",
       maxRequests: DEFAULT_MAX_REQUESTS.live,
       examples: 4,
+      workers: 4,
     });
+    expect(readSettings({ ...live, CONTRACT_WORKERS: "64" }).workers).toBe(64);
   });
 
   it.each([
@@ -116,6 +118,8 @@ describe("readSettings", () => {
     [{ ...live, CONTRACT_BASE_URL: "https://x/?a=1" }, /query string or fragment/],
     [{ ...live, CONTRACT_STRICT: "yes" }, /CONTRACT_STRICT must be 1 or 0/],
     [{ ...live, CONTRACT_MAX_REQUESTS: "0" }, /CONTRACT_MAX_REQUESTS must be an integer of at least 1/],
+    [{ ...live, CONTRACT_WORKERS: "0" }, /CONTRACT_WORKERS must be an integer from 1 to 64, got "0"/],
+    [{ ...live, CONTRACT_WORKERS: "65" }, /CONTRACT_WORKERS must be an integer from 1 to 64, got "65"/],
     [{ ...live, CONTRACT_PARAMS: "{not json" }, /CONTRACT_PARAMS must be a JSON object/],
     [{ ...live, CONTRACT_PARAMS: "[1]" }, /CONTRACT_PARAMS must be a JSON object/],
     [{ ...live, CONTRACT_PARAMS: '{"updateDataSchema.id": ".."}' }, /must not be "\.\."/],

@@ -13,7 +13,6 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runContract } from "../cli/contract-run.js";
 import type { ScenarioResult } from "../model/types.js";
-import { charsetFailure } from "../transport/body-error.js";
 import { buildReport } from "../report/render.js";
 import { readSettings } from "../config/settings.js";
 import { createTarget } from "../transport/target.js";
@@ -216,35 +215,4 @@ describe("a response that began is the target's", () => {
     expect(out.output).toMatch(/response_readable/);
     expect(out.output).not.toMatch(/the suite's problem/);
   }, 60_000);
-});
-
-describe("what is declared UTF-8 and is not", () => {
-  const bytes = (...parts: Array<string | number[]>) =>
-    new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p)))));
-
-  it("passes valid UTF-8 of every length (a BOM, é, U+FFFF, an emoji) and what is declared in another charset", () => {
-    const valid = bytes([0xef, 0xbb, 0xbf], '{"a":"é￿😀"}');
-    expect(charsetFailure("application/json", valid)).toBeUndefined();
-    expect(charsetFailure("text/plain; charset=utf-8", valid)).toBeUndefined();
-    expect(charsetFailure("text/plain; charset=iso-8859-1", bytes("caf", [0xe9]))).toBeUndefined();
-    expect(charsetFailure("application/json; charset=windows-1252", bytes("caf", [0xe9]))).toBeUndefined();
-    expect(charsetFailure("text/html", bytes("caf", [0xe9]))).toBeUndefined();
-    expect(charsetFailure(null, bytes("caf", [0xe9]))).toBeUndefined();
-  });
-
-  it.each([
-    ["a Latin-1 byte", [0xe9, 0x22], 0],
-    ["an overlong encoding", [0xc0, 0x80], 0],
-    ["a surrogate", [0xed, 0xa0, 0x80], 0],
-    ["a code point past U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 0],
-    ["a sequence cut at the end", [0xe2, 0x82], 0],
-    ["a continuation byte alone", [0x80], 0],
-  ])("finds %s in JSON (UTF-8 by RFC 8259) and in charset=utf-8, naming the byte and where", (_name, bad, at) => {
-    const body = bytes('{"a":"', bad as number[]);
-    for (const type of ["application/json", "application/problem+json", "text/plain; charset=UTF-8"]) {
-      const found = charsetFailure(type, body);
-      expect(found?.kind, type).toBe("charset");
-      expect(found?.detail).toContain(`at byte ${6 + (at as number)} of ${body.length}`);
-    }
-  });
 });

@@ -57,7 +57,10 @@ export async function startMock(
   }
 }
 
-/** How many times a run starts the mock again after it died; past that, the breaker judges as for any target. */
+/**
+ * How many times a run starts the mock again after it died; past that, it is judged as any target that stops
+ * answering.
+ */
 export const MOCK_RESTARTS = 10;
 
 /** The embedded mock of a run, started again when it dies in the middle of the run. */

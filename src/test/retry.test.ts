@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { backoffDelayMs, retryAfterMs, retryDelayMs, shouldRetry } from "../index.js";
-import { neverReachedServer } from "../retry.js";
+import { neverReachedServer } from "../../wire/connection.js";
 
 const h = (entries: Record<string, string>) => new Headers(entries);
 

@@ -17,7 +17,7 @@ import {
   TimeoutError,
   type ClientOptions,
 } from "../index.js";
-import { causeText } from "../errors.js";
+import { causeText } from "../../wire/connection.js";
 import { API_KEY, expectNoSecretRecorded, recordingLogger, recordingSleep, rejection } from "./support/secrets.js";
 import { browserRequest, listing, sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
 

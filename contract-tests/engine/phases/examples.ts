@@ -122,7 +122,8 @@ function documentedSends(ctx: ScenarioContext, op: OperationEntry, values: Value
   const body = planOf(op).body;
   const bodyExamples = body?.media.examples ?? [];
   // A body without an example of its own: one composed from its members' examples, when they have some.
-  const composedBody = !bodyExamples.length && body?.pointer ? composed(ctx, body.pointer, values.body?.value) : undefined;
+  const composedBody =
+    !bodyExamples.length && body?.pointer ? composed(ctx, body.pointer, values.body?.value) : undefined;
   if (composedBody !== undefined) {
     const v = withConfiguredMembers(ctx.settings, op, composedBody);
     sends.push({

@@ -1,5 +1,8 @@
-/** Reading a response body under a byte limit and a deadline (the client and the contract suite share it). */
-import { causeText } from "./errors.js";
+/**
+ * Reading a response body under a byte limit and a deadline, and saying why a body whose status line and headers
+ * arrived could not be read whole.
+ */
+import { causeText } from "./connection.js";
 
 /** A body read up to a limit: the bytes kept, how many arrived, and whether the limit cut it. */
 export interface LimitedBody {
@@ -118,6 +121,29 @@ export function bodyFailureOf(
       length !== null && !coding
         ? `the body ended after ${bytesRead} of the ${length} bytes its Content-Length declares: ${cause}`
         : `the body ended before it was complete (after ${bytes}${length !== null ? `; Content-Length ${length}` : ", chunked"}): ${cause}`,
+    bytesRead,
+  };
+}
+
+/** Why a body could not be read whole: as {@link bodyFailureOf} says, or `timeout`, the deadline came first. */
+export interface BodyFailure {
+  kind: "encoding" | "cut" | "timeout";
+  detail: string;
+  bytesRead: number;
+}
+
+/**
+ * The body was still unfinished when the exchange's deadline of `timeoutMs` passed: how many bytes had arrived, of
+ * how many its Content-Length declares. `err` is what the read threw.
+ */
+export function deadlineFailure(err: unknown, headers: Headers, timeoutMs: number): BodyFailure {
+  const bytesRead = err instanceof BodyReadError ? err.bytesRead : 0;
+  const coding = headers.get("content-encoding")?.trim();
+  const length = headers.get("content-length");
+  const bytes = `${bytesRead} ${coding ? "decoded " : ""}bytes`;
+  return {
+    kind: "timeout",
+    detail: `the body did not finish within the request's deadline of ${timeoutMs} ms (${bytes} arrived${length !== null ? ` of the ${length} its Content-Length declares` : ""})`,
     bytesRead,
   };
 }
