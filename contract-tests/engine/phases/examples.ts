@@ -71,7 +71,7 @@ function documentedValue(s: any): { value: unknown } | undefined {
   if (!s || typeof s !== "object") return undefined;
   if ("example" in s) return { value: s.example };
   if (Array.isArray(s.examples) && s.examples.length > 0) return { value: s.examples[0] };
-  if ("default" in s) return { value: s.default };
+  if (s.default !== undefined) return { value: s.default };
   if ("const" in s) return { value: s.const };
   if (Array.isArray(s.enum) && s.enum.length > 0) return { value: s.enum[0] };
   return undefined;
@@ -102,10 +102,16 @@ function composed(ctx: ScenarioContext, pointer: string, base: unknown, depth = 
   return found ? out : undefined;
 }
 
-/** A parameter without an example of its own: its schema's (example, default, const or first enum value). */
+/**
+ * A parameter without an example of its own: its schema's (example, const or first enum value; not its default,
+ * which is what leaving it out means, nor null, which a styled parameter cannot carry).
+ */
 function schemaExample(ctx: ScenarioContext, p: OperationEntry["parameters"][number]): ExampleEntry[] {
-  const own = documentedValue(ctx.model.deref(p.schema, p.schemaPointer).schema);
-  return own ? [{ name: "schema", value: own.value, unnamed: true }] : [];
+  const s = ctx.model.deref(p.schema, p.schemaPointer).schema;
+  const own = s && typeof s === "object" ? documentedValue({ ...s, default: undefined }) : undefined;
+  return own && own.value !== null && own.value !== undefined
+    ? [{ name: "schema", value: own.value, unnamed: true }]
+    : [];
 }
 
 /** One documented request example to send: its values, the response example it pairs with, its own defect. */
