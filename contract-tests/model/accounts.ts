@@ -6,7 +6,7 @@
  */
 import { isJsonMedia, type OperationEntry } from "../../openapi/lib/operations.js";
 import { toPointer } from "../../openapi/lib/spec.js";
-import { familyOf } from "./links.js";
+import type { LinkDocument } from "./link-document.js";
 import type { SpecModel } from "./model.js";
 import { authPlan } from "./wire.js";
 
@@ -38,6 +38,12 @@ const REGISTER_WORDS = /register|sign-?up|signup|create_?user|createuser|create_
 const OWN_ACCOUNT_PATH = /(^|\/)(me|self|account|profile|user)(\/|$)/i;
 /** What a request that changes or ends the caller's account or session says in its id or path. */
 const ENDS_SESSION = /password|log-?out|log_out|sign-?out|sign_out|deactivate/i;
+
+/** The path of the resource a path parameter names (`/users/{username}`), as links.ts's familyOf reads it. */
+const familyIn = (path: string, param: string): string | undefined => {
+  const at = path.indexOf(`/{${param}}`);
+  return at < 0 ? undefined : path.slice(0, at + param.length + 3);
+};
 
 /** How the suite logs in through an operation of the document. */
 export interface LoginOperation {
@@ -79,7 +85,7 @@ const open = (op: OperationEntry) => {
 };
 
 /** Where a 2xx JSON answer of `op` holds a token-like string member (at the top or one object down). */
-export function tokenPointer(model: SpecModel, op: OperationEntry): string | undefined {
+export function tokenPointer(model: Pick<LinkDocument, "deref">, op: OperationEntry): string | undefined {
   for (const r of op.responses.filter((x) => /^2/.test(x.status))) {
     const media = r.content.find((m) => isJsonMedia(m.mediaType) && m.schemaPointer);
     if (!media?.schemaPointer) continue;
@@ -90,7 +96,7 @@ export function tokenPointer(model: SpecModel, op: OperationEntry): string | und
   return undefined;
 }
 
-function tokenIn(model: SpecModel, schema: any, at: string[]): string | undefined {
+function tokenIn(model: Pick<LinkDocument, "deref">, schema: any, at: string[]): string | undefined {
   const props = (schema?.properties ?? {}) as Record<string, unknown>;
   for (const name of TOKEN_NAMES)
     if (Object.hasOwn(props, name)) {
@@ -154,7 +160,7 @@ export function registerOperation(
   // The account's own path: a path parameter named like the member that names the user (`/users/{username}`).
   const family = model.operations
     .flatMap((o) =>
-      o.parameters.filter((p) => p.in === "path" && p.name === members.user).map((p) => familyOf(o.path, p.name)),
+      o.parameters.filter((p) => p.in === "path" && p.name === members.user).map((p) => familyIn(o.path, p.name)),
     )
     .find((f): f is string => f !== undefined);
   return { operationId: op.operationId, ...members, ...(family ? { family } : {}) };

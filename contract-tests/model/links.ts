@@ -9,6 +9,7 @@ import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { Exchange } from "./types.js";
 import { type LinkDocument, perDocument, type SourcedLink } from "./link-document.js";
 import { references } from "./references.js";
+import { tokenPointer } from "./accounts.js";
 
 export { perDocument, type LinkDocument, type SourcedLink } from "./link-document.js";
 
@@ -253,6 +254,13 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
   const out: SourcedLink[] = [];
   const byPath = new Map<string, OperationEntry[]>();
   for (const op of doc.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  // Operations on paths one fixed segment below a collection (`/users/register` under `/users`), by the collection.
+  const byPrefix = new Map<string, OperationEntry[]>();
+  for (const op of doc.operations) {
+    if (op.path.includes("{")) continue;
+    const parent = op.path.slice(0, op.path.lastIndexOf("/"));
+    if (parent) byPrefix.set(parent, [...(byPrefix.get(parent) ?? []), op]);
+  }
   for (const target of doc.operations)
     for (const p of target.parameters.filter((x) => x.in === "path")) {
       const fed = written.some(
@@ -265,13 +273,26 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
       const collection = family.slice(0, family.lastIndexOf("/"));
       const { schema: param } = doc.deref(p.schema, p.schemaPointer);
       const names = p.name === "id" ? ["id"] : [p.name, "id"];
-      for (const source of byPath.get(collection) ?? []) {
+      // The collection's own create and listing, and a create below it (`POST /users/register` for `/users/{username}`),
+      // never one that logs in (its answer holds a token, not a resource).
+      const below = (byPrefix.get(collection) ?? []).filter((o) => o.method === "POST" && !tokenPointer(doc, o));
+      for (const source of [...(byPath.get(collection) ?? []), ...below]) {
         if (source === target || (source.method !== "POST" && source.method !== "GET")) continue;
         for (const r of bodySchemas(doc, source)) {
           const path = memberPath(doc, r.schema, r.pointer, names, param, source.method === "GET");
           if (!path) continue;
           const shown = path.map((s) => (s === "0" ? "*" : s)).join("/");
           out.push(inferred(source, r.status, `body \`${shown}\``, `$response.body#${toPointer(path)}`, target, p));
+        }
+        // An identifier the client chooses: the create's body member named like the parameter (a title, a user name).
+        const chosen =
+          source.method === "POST" &&
+          !out.some((l) => l.source === source.operationId && l.link.operationId === target.operationId)
+            ? requestMember(doc, source, p.name, param)
+            : undefined;
+        if (chosen) {
+          const status = source.responses.find((x) => /^2/.test(x.status))?.status ?? "2XX";
+          out.push(inferred(source, status, `request body \`${p.name}\``, `$request.body#/${chosen}`, target, p));
         }
         if (
           source.method !== "POST" ||
@@ -286,6 +307,17 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
       }
     }
   return out;
+}
+
+/** The top-level member of `op`'s JSON body named `name` whose schema can hold the parameter's values. */
+function requestMember(doc: LinkDocument, op: OperationEntry, name: string, param: any): string | undefined {
+  const media = op.requestBody?.content.find((m) => isJsonMedia(m.mediaType) && m.schemaPointer);
+  if (!media?.schemaPointer) return undefined;
+  const { schema, pointer } = doc.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
+  const raw = schema?.properties?.[name];
+  if (raw === undefined) return undefined;
+  const { schema: member } = doc.deref(raw, `${pointer}/properties/${name}`);
+  return sameKind(param, member) ? name : undefined;
 }
 
 function inferred(

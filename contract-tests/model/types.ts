@@ -15,7 +15,7 @@ export interface SentRequest {
   pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
   /** Which credential it carried (see KeyMode in transport/request.ts); headers show a real key as $CONTRACT_API_KEY. */
-  key?: "valid" | "none" | "empty" | "wrong" | "second";
+  key?: "valid" | "none" | "empty" | "wrong" | "second" | "forged-signature" | "alg-none" | `account-${number}`;
   /** Raw body text, when one was sent. */
   bodyText?: string;
   /** The JSON value sent, when the body was JSON. */

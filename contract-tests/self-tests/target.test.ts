@@ -9,6 +9,7 @@ import { startServer, sendJson, type TestServer } from "../../src/test/support/s
 import { readSettings } from "../config/settings.js";
 import { DEFAULT_WIRE_RULES } from "../model/wire.js";
 import { RefusedRequest } from "../transport/boundary.js";
+import { Credentials } from "../transport/credentials.js";
 import { buildRequest } from "../transport/request.js";
 import { decodeBody } from "../transport/response.js";
 import { createTarget, NotSent, runScrubber, SkipScenario, type Target } from "../transport/target.js";
@@ -116,12 +117,12 @@ describe("createTarget", () => {
 });
 
 describe("the build step", () => {
+  const scrubber = runScrubber({ apiKey: KEY, secondApiKey: undefined });
   const ctx = {
     baseUrl: "http://127.0.0.1:9/api",
-    apiKey: KEY,
-    secondApiKey: undefined,
     rules: DEFAULT_WIRE_RULES,
-    scrubber: runScrubber({ apiKey: KEY, secondApiKey: undefined }),
+    scrubber,
+    credentials: new Credentials({ apiKey: KEY, secondApiKey: undefined }, scrubber),
   };
 
   it("puts the key on the wire and its variable in the record; keeps a serialised array's commas", () => {

@@ -7,9 +7,13 @@ import type { Scrubber } from "../../wire/redact.js";
 import type { SentRequest } from "../model/types.js";
 import { carriedHeaders, credentialValue, type Placement, type WireRules } from "../model/wire.js";
 import { requestUrl } from "./boundary.js";
+import type { Account, Credentials, Forged } from "./credentials.js";
 
-/** How to authenticate one request. */
-export type KeyMode = "valid" | "none" | "empty" | "wrong" | "second";
+/**
+ * How to authenticate one request: an account's credential (the run's own `valid`, the second's, a throwaway one's),
+ * none, an empty or a wrong one, or one forged from the run's own token.
+ */
+export type KeyMode = Account | Forged | "none" | "empty" | "wrong";
 
 /** A request to send: the path is already expanded, query values already serialised (commas kept). */
 export interface RequestSpec {
@@ -44,8 +48,7 @@ export interface BuiltRequest {
 /** What the build step reads besides the spec. */
 export interface BuildContext {
   baseUrl: string;
-  apiKey: string;
-  secondApiKey: string | undefined;
+  credentials: Credentials;
   rules: WireRules;
   scrubber: Scrubber;
 }
@@ -68,19 +71,14 @@ interface Credential {
 }
 
 function credentialOf(key: KeyMode, ctx: BuildContext): Credential {
-  const secret =
-    key === "valid"
-      ? ctx.apiKey
-      : key === "second"
-        ? ctx.secondApiKey
-        : key === "wrong"
-          ? WRONG_API_KEY
-          : key === "empty"
-            ? ""
-            : undefined;
+  if (key === "wrong" || key === "empty") {
+    const secret = key === "wrong" ? WRONG_API_KEY : "";
+    return { secret, shown: secret, variable: "$CONTRACT_API_KEY" };
+  }
+  if (key === "none") return { secret: undefined, shown: undefined, variable: "$CONTRACT_API_KEY" };
   // The curl line runs as printed in a shell that has the variable set and never holds the key itself.
-  const variable = key === "second" ? "$CONTRACT_SECOND_API_KEY" : "$CONTRACT_API_KEY";
-  return { secret, shown: key === "wrong" || key === "empty" ? secret : variable, variable };
+  const cred = ctx.credentials.of(key);
+  return { secret: cred?.secret, shown: cred?.variable, variable: cred?.variable ?? "$CONTRACT_API_KEY" };
 }
 
 /**

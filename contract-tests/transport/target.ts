@@ -11,14 +11,15 @@
  */
 import { startDeadline } from "../../wire/deadline.js";
 import { fetchFailure } from "../../wire/connection.js";
-import { createScrubber, type Scrubber } from "../../wire/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
 import { retryAfterMs, sleep } from "../../wire/retry-after.js";
 import type { Settings } from "../config/settings.js";
 import { PRISM_CRASH_HEADER } from "../../openapi/lib/prism.js";
 import { RefusedRequest, requestUrl } from "./boundary.js";
 import { prismErrorText } from "./mock-target.js";
 import type { Exchange, OutageRecord } from "../model/types.js";
-import { DEFAULT_WIRE_RULES, encodedForms, type WireRules } from "../model/wire.js";
+import { DEFAULT_WIRE_RULES, type WireRules } from "../model/wire.js";
+import { type Account, Credentials, RunScrubber, settingsSecrets } from "./credentials.js";
 import { buildRequest, USER_AGENT, type BuiltRequest, type RequestSpec } from "./request.js";
 import { decodeBody, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
 import { Gate, NotSent, type Ticket } from "./gate.js";
@@ -40,6 +41,8 @@ export interface Target {
   kind: Settings["kind"];
   baseUrl: string;
   scrubber: Scrubber;
+  /** The credentials it sends, by account (the engine adds the tokens it gets by logging in). */
+  credentials: Credentials;
   send(spec: RequestSpec): Promise<Exchange>;
   /** Requests sent so far (retries included). */
   requestsSent(): number;
@@ -52,18 +55,25 @@ export type TargetSettings = Pick<
   Settings,
   "kind" | "baseUrl" | "apiKey" | "secondApiKey" | "maxRequests" | "maxBodyBytes" | "timeoutMs"
 > &
-  Partial<Pick<Settings, "workers">>;
+  Partial<Pick<Settings, "workers" | "logins">>;
 
-/** A scrubber for every key of the run (the second account's too), in every form the suite sends it. */
-export function runScrubber(settings: Pick<Settings, "apiKey" | "secondApiKey">): Scrubber {
-  const keys = [settings.apiKey, settings.secondApiKey].filter((k): k is string => Boolean(k));
-  const scrubbers = keys.flatMap((k) => [k, ...encodedForms(k)]).map((k) => createScrubber(k));
-  return {
-    mayContain: (t) => scrubbers.some((s) => s.mayContain(t)),
-    text: (t) => scrubbers.reduce((acc, s) => s.text(acc), t),
-    value: (v) => scrubbers.reduce((acc, s) => s.value(acc), v),
-  };
+/**
+ * A scrubber for every secret of the run (keys, passwords, client secrets; the tokens it gets are added as it gets
+ * them), in every form the suite sends it.
+ */
+export function runScrubber(
+  settings: Pick<Settings, "apiKey" | "secondApiKey"> & Partial<Pick<Settings, "logins">>,
+): RunScrubber {
+  return new RunScrubber(settingsSecrets(settings));
 }
+
+/** The account whose credential a key mode sends, if any. */
+const accountOf = (key: RequestSpec["key"]): Account | undefined =>
+  key === undefined || key === "valid"
+    ? "valid"
+    : key === "second" || key.startsWith("account-")
+      ? (key as Account)
+      : undefined;
 
 /**
  * Called when a request got no HTTP response: resolves with the reason when the target was the embedded mock, had
@@ -92,6 +102,7 @@ export function createTarget(
   options: TargetOptions = {},
 ): Target {
   const scrubber = runScrubber(settings);
+  const credentials = new Credentials(settings, scrubber);
   const gate = new Gate(settings.workers ?? 1, settings.maxRequests);
 
   /**
@@ -249,12 +260,14 @@ export function createTarget(
     });
   };
 
-  const send = async (spec: RequestSpec): Promise<Exchange> => {
+  const send = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, false);
+  const resend = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, true);
+  const sendOnce = async (spec: RequestSpec, renewed: boolean): Promise<Exchange> => {
     const stop = gate.stopped();
     if (stop) throw new NotSent(stop);
     let built: BuiltRequest;
     try {
-      built = buildRequest(spec, { ...settings, rules, scrubber });
+      built = buildRequest(spec, { baseUrl: settings.baseUrl, credentials, rules, scrubber });
     } catch (err) {
       throw err instanceof RefusedRequest ? new NotSent({ kind: "boundary", text: scrubber.text(err.message) }) : err;
     }
@@ -275,6 +288,11 @@ export function createTarget(
       }
       const response = recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber);
       const outage = await verdict;
+      const account = accountOf(spec.key);
+      if (account) credentials.answered(account, response.status);
+      // A credential that worked and is now refused has expired: logged in again once, the request sent again.
+      if (account && response.status === 401 && !renewed && (await credentials.renewAfterRefusal(account)))
+        return await resend(spec);
       return {
         operation: spec.operation,
         request: built.sent,
@@ -289,6 +307,7 @@ export function createTarget(
     kind: settings.kind,
     baseUrl: settings.baseUrl,
     scrubber,
+    credentials,
     send,
     requestsSent: () => gate.sent(),
     stopped: () => gate.stopped()?.text,

@@ -1,0 +1,152 @@
+/**
+ * The credentials a run sends, by account: the first account's (CONTRACT_API_KEY, or the token a login got), the
+ * second's, and throwaway accounts the run registered itself; the forged ones the auth phase derives from the first
+ * (a JWT with its signature altered, one with `alg: none`). Every secret, and each form the suite puts it on the
+ * wire in, is added to the run's scrubber before any request carries it, so no report, log line or error holds one.
+ * A token that worked and is then refused (it expired) is renewed once by logging in again, never in a loop.
+ */
+import { createScrubber, type Scrubber } from "../../wire/redact.js";
+import type { Login, Settings } from "../config/settings.js";
+import { encodedForms } from "../model/wire.js";
+
+/** An account the run acts as: its own (`valid`), the second, or a throwaway one it registered (`account-1`). */
+export type Account = "valid" | "second" | `account-${number}`;
+
+/** A probe's credential derived from the first account's token (auth phase): never a real account's. */
+export type Forged = "forged-signature" | "alg-none";
+
+/** A scrubber that learns secrets as the run gets them (tokens from logins, passwords of throwaway accounts). */
+export class RunScrubber implements Scrubber {
+  #parts: Scrubber[] = [];
+  #known = new Set<string>();
+
+  constructor(secrets: Iterable<string | undefined>) {
+    for (const s of secrets) this.add(s);
+  }
+
+  /** Scrubs `secret` from now on, in every form the suite may send it in (base64 for basic credentials too). */
+  add(secret: string | undefined): void {
+    if (!secret || this.#known.has(secret)) return;
+    this.#known.add(secret);
+    for (const form of [secret, ...encodedForms(secret)]) this.#parts.push(createScrubber(form));
+  }
+
+  mayContain = (t: string): boolean => this.#parts.some((s) => s.mayContain(t));
+  text = (t: string): string => this.#parts.reduce((acc, s) => s.text(acc), t);
+  value = <T>(v: T): T => this.#parts.reduce((acc, s) => s.value(acc), v);
+}
+
+/** The secrets of the settings: keys, passwords and client secrets (user names and client ids are identifiers). */
+export function settingsSecrets(
+  settings: Pick<Settings, "apiKey" | "secondApiKey"> & Partial<Pick<Settings, "logins">>,
+): string[] {
+  const of = (l: Login | undefined) => (!l ? [] : "password" in l ? [l.password] : [l.clientSecret]);
+  return [
+    settings.apiKey,
+    settings.secondApiKey ?? "",
+    ...of(settings.logins?.first),
+    ...of(settings.logins?.second),
+  ].filter(Boolean);
+}
+
+/** What the report shows for an account's credential: the variable a shell would hold it in. */
+const VARIABLES: Record<string, string> = {
+  valid: "$CONTRACT_API_KEY",
+  second: "$CONTRACT_SECOND_API_KEY",
+};
+
+/** The header and payload of a JWT, or undefined when `token` is none. */
+function jwtParts(token: string): { header: Record<string, unknown>; payload: string; signature: string } | undefined {
+  const parts = token.split(".");
+  if (parts.length !== 3) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(parts[0]!, "base64url").toString("utf8")) as unknown;
+    if (typeof header !== "object" || header === null || typeof (header as { alg?: unknown }).alg !== "string")
+      return undefined;
+    return { header: header as Record<string, unknown>, payload: parts[1]!, signature: parts[2]! };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The credentials of a run. */
+export class Credentials {
+  readonly #secrets = new Map<string, string>();
+  readonly #shown = new Map<string, string>();
+  /** Accounts whose current credential got an answer other than 401: a later 401 means it expired. */
+  readonly #worked = new Set<string>();
+  readonly #renewals = new Map<string, number>();
+  /** Logs an account in again (set by the engine when it logged the account in); true when it got a new token. */
+  renew: ((account: Account) => Promise<boolean>) | undefined;
+
+  constructor(
+    settings: Pick<Settings, "apiKey" | "secondApiKey">,
+    readonly scrubber: RunScrubber,
+  ) {
+    if (settings.apiKey) this.#secrets.set("valid", settings.apiKey);
+    if (settings.secondApiKey) this.#secrets.set("second", settings.secondApiKey);
+  }
+
+  /** Sets an account's credential (a token a login got), shown in reports as `shownAs`; scrubbed from now on. */
+  set(account: Account, secret: string, shownAs: string): void {
+    this.scrubber.add(secret);
+    this.#secrets.set(account, secret);
+    this.#shown.set(account, shownAs);
+    this.#worked.delete(account);
+  }
+
+  /** True when the run has a credential for `account`. */
+  has(account: Account): boolean {
+    return this.#secrets.has(account);
+  }
+
+  /** The credential `mode` sends and what reports show for it, or undefined when it has none. */
+  of(mode: Account | Forged): { secret: string; variable: string } | undefined {
+    if (mode === "forged-signature" || mode === "alg-none") {
+      const forged = this.forged(mode);
+      return forged
+        ? { secret: forged, variable: `$CONTRACT_TOKEN_${mode.toUpperCase().replace("-", "_")}` }
+        : undefined;
+    }
+    const secret = this.#secrets.get(mode);
+    if (secret === undefined) return undefined;
+    return {
+      secret,
+      variable: this.#shown.get(mode) ?? VARIABLES[mode] ?? `$CONTRACT_${mode.toUpperCase().replace("-", "_")}_TOKEN`,
+    };
+  }
+
+  /**
+   * The first account's token forged (a JWT only): its signature altered, or its header saying `alg: none` and its
+   * signature dropped. Scrubbed like the token (its payload is the account's).
+   */
+  forged(mode: Forged): string | undefined {
+    const token = this.#secrets.get("valid");
+    const jwt = token ? jwtParts(token) : undefined;
+    if (!jwt) return undefined;
+    const out =
+      mode === "alg-none"
+        ? `${Buffer.from(JSON.stringify({ ...jwt.header, alg: "none" })).toString("base64url")}.${jwt.payload}.`
+        : `${token!.slice(0, token!.lastIndexOf(".") + 1)}${[...jwt.signature].reverse().join("") || "AAAA"}`;
+    this.scrubber.add(out);
+    return out;
+  }
+
+  /** Notes how a request with `account`'s credential was answered: a 401 after it worked may mean it expired. */
+  answered(account: Account, status: number): void {
+    if (status !== 401 && status !== 0) this.#worked.add(account);
+  }
+
+  /**
+   * Renews `account`'s credential when it worked and is now refused (401): once per working credential, at most
+   * five times a run per account. True when a new one was got (the request may be sent again with it).
+   */
+  async renewAfterRefusal(account: Account): Promise<boolean> {
+    if (!this.renew || !this.#worked.has(account)) return false;
+    const n = this.#renewals.get(account) ?? 0;
+    if (n >= 5) return false;
+    this.#renewals.set(account, n + 1);
+    this.#worked.delete(account);
+    return this.renew(account);
+  }
+}
