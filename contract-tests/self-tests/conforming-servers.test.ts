@@ -67,6 +67,7 @@ describe("the conforming server", () => {
         "isolation",
         "semantics",
         "edges",
+        "hostile",
         "unsupported-method",
       ])
         expect(
@@ -94,6 +95,7 @@ describe("the conforming server", () => {
         "negative",
         "auth",
         "edges",
+        "hostile",
       ]);
       expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(
         /CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/,
