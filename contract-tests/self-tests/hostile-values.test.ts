@@ -127,7 +127,9 @@ describe("hostile strings", () => {
       expect([...r.member!.sent].length).toBeLessThanOrEqual(3);
     expect(allSeeds.some((r) => memberOf(r) === "short" && classOf(r).what === "template markers")).toBe(false);
     const long = allSeeds.filter((r) => memberOf(r) === "long").map((r) => r.member!.sent);
-    const valid = (requestsOf("createThing").find((r) => memberOf(r) !== "long")!.values.body!.value as any).long;
+    const valid = (
+      requestsOf("createThing").find((r) => memberOf(r) !== "long")!.values.body!.value as Record<string, unknown>
+    ).long;
     expect(long).toContain(`${valid}'`);
     for (const v of long) expect([...v].length).toBeGreaterThanOrEqual(4);
     for (const v of long) expect([...v].length).toBeLessThanOrEqual(12);
