@@ -3,6 +3,7 @@ import type { Check, CheckContext, Exchange, Finding, Replay } from "../model/ty
 import { accountIsolation } from "./account-isolation.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { contentTypeConformance } from "./content-type-conformance.js";
+import { hostileInput } from "./hostile-input.js";
 import { ignoredAuth } from "./ignored-auth.js";
 import { negativeDataRejection } from "./negative-data-rejection.js";
 import { notAServerError } from "./not-a-server-error.js";
@@ -71,6 +72,7 @@ const INTENT = {
   account_isolation: { fn: accountIsolation },
   server_owned_member: { fn: serverOwnedMember },
   unsupported_method: { fn: unsupportedMethod },
+  hostile_input: { fn: hostileInput },
 } satisfies Record<string, CheckDef>;
 
 /**
@@ -191,6 +193,7 @@ function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
       deletedBy: ctx.deletedBy,
       unknownIn: ctx.unknownIn,
       unreachableSite: ctx.unreachableSite,
+      hostile: ctx.hostile,
     }).filter(([, v]) => v !== undefined),
   ) as Replay["context"];
   return {

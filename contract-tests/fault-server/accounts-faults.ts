@@ -17,6 +17,8 @@ export type AccountsCheck =
   | "forged_credential"
   | "revoked_credential"
   | "response_schema_conformance"
+  | "status_code_conformance"
+  | "content_type_conformance"
   | "ignored_auth";
 
 /** What a planted fault does and which checks must report it as an error. */
@@ -82,11 +84,11 @@ export const ACCOUNTS_FAULTS = {
     what: "user records (register, read, list) carry the password, which the document marks writeOnly",
   },
   "sql-quote-500": {
-    catches: ["hostile_input", "not_a_server_error"],
+    catches: ["not_a_server_error", "status_code_conformance"],
     what: "a username or book title holding a single quote answers 500 (pasted into SQL), wherever it is taken",
   },
   "quote-breaks-json": {
-    catches: ["hostile_input"],
+    catches: ["content_type_conformance"],
     what: 'a username holding " is stored; the user reads answer 200 with a body glued by hand that is not JSON',
   },
   "template-evaluated": {
@@ -94,7 +96,7 @@ export const ACCOUNTS_FAULTS = {
     what: "a string member holding {{7*7}} or ${7*7} is stored (and returned) as 49",
   },
   "nul-500": {
-    catches: ["hostile_input", "not_a_server_error"],
+    catches: ["not_a_server_error", "status_code_conformance"],
     what: "a NUL character in any string member (or path parameter) answers 500",
   },
   "redos-email": {

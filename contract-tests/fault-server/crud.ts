@@ -25,6 +25,13 @@ export const CRUD_FAULTS = {
   "updated-at-writable": { catchers: ["server_owned_member"] },
   "owner-from-body": { catchers: ["server_owned_member"] },
   "password-in-response": { catchers: ["write_only_exposed"] },
+  "quote-500": { catchers: ["not_a_server_error", "status_code_conformance"] },
+  "nul-500": { catchers: ["not_a_server_error", "status_code_conformance"] },
+  "template-evaluated": { catchers: ["hostile_input"] },
+  "quote-breaks-json": { catchers: ["content_type_conformance"] },
+  "html-escaped": { catchers: ["hostile_input"] },
+  "nul-truncated": { catchers: ["hostile_input"] },
+  "escaped-on-read": { catchers: ["hostile_input"] },
 } as const satisfies Record<string, { catchers: readonly string[] }>;
 
 /** A planted fault of the CRUD server. */
@@ -57,7 +64,7 @@ type Post = {
   updatedAt: string;
   password?: string;
 };
-type Reply = { status: number; body?: unknown };
+type Reply = { status: number; body?: unknown; raw?: string };
 interface Store {
   posts: Map<number, Post>;
   deleted: Set<number>;
@@ -81,6 +88,57 @@ const stamp = (b: Record<string, unknown>, faults: ReadonlySet<string>) =>
   faults.has("updated-at-writable") && typeof b.updatedAt === "string" ? b.updatedAt : new Date().toISOString();
 const isText = (v: unknown, max: number, min = 0) => typeof v === "string" && v.length >= min && v.length <= max;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The text members of a post, which the string faults act on. */
+const TEXTS = ["title", "body"] as const;
+const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const TEMPLATE = /\{\{\s*(\d+)\s*\*\s*(\d+)\s*\}\}|\$\{\s*(\d+)\s*\*\s*(\d+)\s*\}|<%=\s*(\d+)\s*\*\s*(\d+)\s*%>/g;
+
+/** `quote-500`, `nul-500`: a text member a store fails on (pasted into SQL; a NUL in a C string). */
+function stringFailure(b: Record<string, unknown>, faults: ReadonlySet<string>): Reply | undefined {
+  const texts = TEXTS.map((k) => b[k]).filter((v): v is string => typeof v === "string");
+  if (faults.has("quote-500") && texts.some((t) => t.includes("'")))
+    return message(500, 'sqlite3.OperationalError: near "s": syntax error');
+  if (faults.has("nul-500") && texts.some((t) => t.includes("\0")))
+    return message(500, "ValueError: A string literal cannot contain NUL (0x00) characters.");
+  return undefined;
+}
+
+/** What a store with a planted string fault keeps of a text: evaluated, HTML-escaped, or cut at a NUL. */
+function stored(text: string, faults: ReadonlySet<string>): string {
+  let out = text;
+  if (faults.has("template-evaluated"))
+    out = out.replace(TEMPLATE, (...m: string[]) => {
+      const [a, b] = m.slice(1, 7).filter((x) => x !== undefined);
+      return String(Number(a) * Number(b));
+    });
+  if (faults.has("html-escaped")) out = out.replace(/[&<>"']/g, (c) => HTML[c]!);
+  if (faults.has("nul-truncated")) out = out.split("\0")[0]!;
+  return out;
+}
+
+/** A post's text members as a store with a planted string fault keeps them. */
+function storedTexts(b: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
+  const out = { ...b };
+  for (const k of TEXTS) if (typeof out[k] === "string") out[k] = stored(out[k] as string, faults);
+  return out;
+}
+
+/** A read of a post: `escaped-on-read` escapes quotes with a backslash; `quote-breaks-json` glues the JSON by hand. */
+function readReply(p: Post, faults: ReadonlySet<string>): Reply {
+  const read = shown(p, faults, true) as Record<string, unknown>;
+  if (faults.has("escaped-on-read"))
+    for (const k of TEXTS) if (typeof read[k] === "string") read[k] = (read[k] as string).replace(/['"]/g, "\\$&");
+  if (!faults.has("quote-breaks-json")) return { status: 200, body: read };
+  const texts = TEXTS.filter((k) => typeof read[k] === "string").map((k) => `, "${k}": "${read[k] as string}"`);
+  const tags = read.tags === undefined ? "" : `, "tags": ${JSON.stringify(read.tags)}`;
+  return {
+    status: 200,
+    raw:
+      `{"id": ${JSON.stringify(read.id)}${texts.join("")}${tags}, "owner": ${JSON.stringify(read.owner)}, ` +
+      `"updatedAt": ${JSON.stringify(read.updatedAt)}, "createdAt": "${read.createdAt}"}`,
+  };
+}
 
 /** Why a body breaks NewPost (or PostPatch, when `patch`), or undefined. */
 function invalid(body: unknown, patch: boolean): string | undefined {
@@ -127,7 +185,9 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
     if (method === "POST") {
       const why = invalid(body, false);
       if (why) return message(400, why);
-      const b = body as Record<string, unknown>;
+      const planted = stringFailure(body as Record<string, unknown>, faults);
+      if (planted) return planted;
+      const b = storedTexts(body as Record<string, unknown>, faults);
       const owner = faults.has("owner-from-body") && typeof b.owner === "string" ? b.owner : OWNER;
       const p: Post = { id: store.next++, title: b.title as string, owner, updatedAt: stamp(b, faults) };
       for (const k of ["body", "tags", "password"] as const)
@@ -151,7 +211,7 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
     if (method === "GET" && !store.deleted.has(id) && faults.has("unknown-read-500")) return message(500, "boom");
     if (method === "DELETE" || method === "GET") return message(404, "no such post");
   }
-  if (method === "GET") return { status: 200, body: shown(found!, faults, true) };
+  if (method === "GET") return readReply(found!, faults);
   if (method === "DELETE") {
     if (!faults.has("delete-keeps")) {
       store.posts.delete(id);
@@ -163,7 +223,9 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
   const why = invalid(body, patch);
   if (why) return message(400, why);
   if (!found) return message(404, "no such post");
-  const b = body as Record<string, unknown>;
+  const planted = stringFailure(body as Record<string, unknown>, faults);
+  if (planted) return planted;
+  const b = storedTexts(body as Record<string, unknown>, faults);
   if (!patch && b.body === undefined && faults.has("update-without-optional-500")) return message(500, "boom");
   const next: Post = patch
     ? { ...found, updatedAt: stamp(b, faults) }
@@ -202,7 +264,7 @@ export async function startCrudServer(): Promise<CrudServer> {
     store.log.push(`${req.method} ${m[2]!.split("?")[0]}`);
     handle(req, m[2]!, store, faults).then(
       (r) => {
-        const text = r.body === undefined ? "" : JSON.stringify(r.body);
+        const text = r.raw ?? (r.body === undefined ? "" : JSON.stringify(r.body));
         res.writeHead(r.status, text ? { "content-type": "application/json" } : {});
         res.end(text);
       },

@@ -90,6 +90,14 @@ export const PHASES = [
     scope: "operation",
   },
   {
+    id: "hostile",
+    tests:
+      "strings as an attacker writes them (quotes, SQL, template markers, control characters) get a documented " +
+      "answer, never a 5xx, and a write reads them back exactly as written",
+    needs: ["live-target"],
+    scope: "operation",
+  },
+  {
     id: "semantics",
     tests: "an operation's meaning beyond its schemas (its semantic module)",
     needs: [],

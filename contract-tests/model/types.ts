@@ -178,6 +178,22 @@ export interface CheckContext {
     complete: boolean;
     createdBy: string;
   };
+  /**
+   * A write that carried a hostile string in a body member, or the read of the resource after it (the hostile phase):
+   * the member must read back exactly as `sent` (hostile_input).
+   */
+  hostile?: {
+    member: string;
+    sent: string;
+    /** JSON pointer of the member's schema in the request body: the promise that let the string through. */
+    pointer: string;
+    /** JSON pointer of the resource's object in the answer ("" for the body itself). */
+    object: string;
+    /** This exchange is the read of the resource after the write, not the write's own answer. */
+    read?: boolean;
+    /** What the member held before the write (an update's read before it): shown again, the write did not take. */
+    before?: unknown;
+  };
   /** For unknown-resource requests: where the unknown identifier went. */
   unknownIn?: "path" | "query" | "header";
   /** The request targeted a site that cannot be reached (CONTRACT_UNAVAILABLE_URL). */
@@ -298,6 +314,7 @@ export interface Replay {
     | "linkInferred"
     | "deletedBy"
     | "unknownIn"
+    | "hostile"
     | "unreachableSite"
   >;
 }

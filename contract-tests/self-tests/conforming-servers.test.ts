@@ -71,6 +71,7 @@ describe("the conforming server", () => {
         "isolation",
         "semantics",
         "edges",
+        "hostile",
         "unsupported-method",
       ])
         expect(
@@ -98,6 +99,7 @@ describe("the conforming server", () => {
         "negative",
         "auth",
         "edges",
+        "hostile",
       ]);
       expect(skipped.find((r) => r.operation === "updateDataSchema")!.skipReason).toMatch(
         /CONTRACT_PARAMS \{"updateDataSchema\.id": \.\.\.\}/,

@@ -169,8 +169,10 @@ describe("requests stay on the target's origin and under its base path", () => {
       // The parameter named __proto__ kept its configured value: every getItem request went to that item.
       const items = urls.filter((u) => u.startsWith("/api/tenant-a/items/"));
       expect(items.length).toBeGreaterThan(0);
-      // Only the unknown-ids probes (generated ids that do not exist) name another item.
-      const probes = results.find((r) => r.id === "getItem/unknown-ids")?.exchanges ?? 0;
+      // Only the unknown-ids and hostile probes (generated ids that do not exist, hostile strings) name another item.
+      const probes = ["getItem/unknown-ids", "getItem/hostile"]
+        .map((id) => results.find((r) => r.id === id)?.exchanges ?? 0)
+        .reduce((a, b) => a + b, 0);
       expect(items.filter((u) => !u.startsWith("/api/tenant-a/items/thing_given_1")).length).toBe(probes);
       expect(items.length).toBeGreaterThan(probes);
     },

@@ -11,6 +11,7 @@ import { authPhase } from "./auth.js";
 import { cleanupPhase } from "./cleanup.js";
 import { edgesPhase } from "./edges.js";
 import { examplesPhase } from "./examples.js";
+import { hostilePhase } from "./hostile.js";
 import { isolationPhase } from "./isolation.js";
 import { lifecyclePhase } from "./lifecycle.js";
 import { linksPhase } from "./links.js";
@@ -32,6 +33,7 @@ const IMPLEMENTATIONS: Readonly<Record<PhaseId, Phase>> = {
   isolation: isolationPhase,
   "unsupported-method": unsupportedMethodPhase,
   edges: edgesPhase,
+  hostile: hostilePhase,
   semantics: semanticsPhase,
   lifecycle: lifecyclePhase,
   "owned-members": ownedMembersPhase,

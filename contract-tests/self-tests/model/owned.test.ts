@@ -106,8 +106,9 @@ describe("the members a server owns", () => {
       "owned-members: of /orders/{orderId}: the members the server owns (id, status, owner)",
     ]);
     expect(accounts[0]!.title).toContain("sent otherwise on registerUser, updatePassword, updateEmail,");
-    // Without links nothing produces a user (the register is not on /users): books and orders only.
+    // Without links the register below /users (its answer's username) is inferred as the users' producer too.
     expect(planned(writeAccountsDocument(dir)).map((s) => s.title.split(":")[1])).toEqual([
+      " of /users/{username}",
       " of /books/{book_title}",
       " of /orders/{orderId}",
     ]);
