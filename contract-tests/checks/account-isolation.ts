@@ -1,16 +1,19 @@
 import { finding, isSuccess, show } from "../model/exchange.js";
-import { securityPromise } from "../model/promise.js";
+import { scopedPromise, securityPromise } from "../model/promise.js";
 import type { Check } from "../model/types.js";
 
 /**
- * With the second account's key, another account's identifiers are never returned (results are scoped to the caller's
- * account).
+ * With the second account's key, another account's identifiers are never returned, where the document says the
+ * operation's results are the caller's alone (its description: "scoped to the caller's account", "only the owner
+ * reads it"). Where it says nothing of it, another account may see them (a listing of every user): a warning,
+ * held under CONTRACT_STRICT=1 by the security requirement.
  */
 export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
   if (intent !== "other-account" || !foreignIds?.length || !isSuccess(ex)) return [];
   const text = ex.response.bodyText;
   const leaked = foreignIds.filter((id) => text.includes(JSON.stringify(id)));
   if (leaked.length === 0) return [];
+  const scoped = scopedPromise(model, ex.operation);
   return [
     finding(ex, {
       severity: "error",
@@ -20,7 +23,15 @@ export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
         (leaked.length > 3 ? ` and ${leaked.length - 3} more` : ""),
       documented:
         "results scoped to the caller's account (the key the security requirement asks for identifies the caller)",
-      promise: securityPromise(model, ex.operation),
+      ...(scoped
+        ? { promise: scoped }
+        : {
+            promise: securityPromise(model, ex.operation),
+            lenient: {
+              because: "document-silent",
+              why: "the document does not say the operation's results are the caller's alone",
+            } as const,
+          }),
     }),
   ];
 };

@@ -49,5 +49,7 @@ export const positiveDataAcceptance: Check = (ex, { intent, model, inDoubt }) =>
 const CONDITIONS = new Map([
   [401, "a credential the operation does not accept, such as one without its privilege"],
   [403, "a credential without the privilege the operation asks for"],
+  [404, "a resource the request names that the server does not hold"],
   [409, "a conflict with what the server holds"],
+  [410, "a resource the request names that the server no longer holds"],
 ]);

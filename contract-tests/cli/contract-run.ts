@@ -14,6 +14,8 @@ import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
 import type { ScenarioResult } from "../model/types.js";
 import { Executor } from "../engine/executor.js";
+import { Accounts } from "../engine/accounts.js";
+import { SettingsError } from "../config/options.js";
 import { planScenarios } from "../engine/phases/index.js";
 import { checkSelection, selectPhases } from "../engine/select.js";
 import type { RunState, Scenario } from "../engine/scenario.js";
@@ -29,6 +31,8 @@ export class ContractRun {
     resources: { created: [], deleted: new Set() },
   };
   readonly executor: Executor;
+  /** The accounts a live run acts as (logins, throwaway accounts). */
+  readonly accounts: Accounts | undefined;
 
   /** `baseline`: the run's baseline when the caller has read it already (it is read from the settings otherwise). */
   constructor(
@@ -38,12 +42,18 @@ export class ContractRun {
     readonly recover?: Recover,
   ) {
     this.model = specModel(settings.specPath);
+    if (settings.logins.first && settings.kind !== "live")
+      throw new SettingsError("CONTRACT_USERNAME (or CONTRACT_CLIENT_ID) needs a live target: set CONTRACT_BASE_URL");
     // A server that stops answering is probed with the preflight's request.
     const probe = probePath(settings);
     this.target = createTarget(settings, wireRules(this.model.operations), recover, probe ? { probePath: probe } : {});
     const now = today();
     // The keys of the baseline entries that accept findings (an expired entry accepts nothing).
     const accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));
+    if (settings.kind === "live") {
+      this.accounts = new Accounts(this.model.forRequests, settings, this.target);
+      this.state.accounts = this.accounts;
+    }
     this.executor = new Executor({
       settings,
       model: this.model,
@@ -80,6 +90,14 @@ export class ContractRun {
   /** Runs one scenario; never throws. */
   execute(s: Scenario): Promise<ScenarioResult> {
     return this.executor.execute(s);
+  }
+
+  /**
+   * Logs in the accounts the settings give (CONTRACT_USERNAME and the like) before any scenario; returns what it did,
+   * for the output (no secret in it). A login that fails is a LoginError: the run cannot act as the account.
+   */
+  async logIn(): Promise<string[]> {
+    return (await this.accounts?.logInAll()) ?? [];
   }
 
   /** The baseline entries whose expiry day is over. */
@@ -201,5 +219,6 @@ export async function runContract(settings: Settings): Promise<{ run: ContractRu
   const reason = await preflight(settings, run.recover);
   const scenarios = run.scenarios();
   if (reason) return { run, results: preflightResults(run, scenarios, reason) };
+  await run.logIn();
   return { run, results: await run.executor.executeAll(scenarios) };
 }

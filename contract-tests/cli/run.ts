@@ -27,6 +27,7 @@ import { finishRun } from "./finish.js";
 import { closingLines, exitCodeOf, formatText } from "../report/render.js";
 import { superviseMock, type MockSupervisor, type Out } from "../transport/mock-target.js";
 import { replayReport, ReplayError } from "./replay.js";
+import { LoginError } from "../engine/session.js";
 import { settingsFrom, type Settings } from "../config/settings.js";
 import { runScrubber } from "../transport/target.js";
 import { outsideText } from "../../openapi/lib/outside-text.js";
@@ -54,6 +55,7 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
     out(`✗ the target did not answer the preflight within ${seconds(Date.now() - started)}: ${reason}`);
     return preflightResults(run, scenarios, reason);
   }
+  for (const line of await run.logIn()) out(line.charAt(0).toUpperCase() + line.slice(1));
   // The request in flight, for the heartbeat.
   let inflight: { method: string; path: string; since: number } | undefined;
   const send = run.target.send;
@@ -178,7 +180,16 @@ async function main(
       run = new ContractRun(settings, baseline, prism.recover);
       out.stdout(`Prism mock listening at ${prism.url}`);
     }
-    const results = await execute(run, planned, out.stdout);
+    // Every line from here is scrubbed of what the run learns too (the tokens its logins get).
+    out.setScrubber(run.target.scrubber);
+    let results: ScenarioResult[];
+    try {
+      results = await execute(run, planned, out.stdout);
+    } catch (err) {
+      if (!(err instanceof LoginError)) throw err;
+      out.stderr(`contract: invalid setting: ${err.message}`);
+      return 2;
+    }
     const { report, paths, baselineWritten } = finishRun(
       settings,
       results,

@@ -14,13 +14,13 @@ import { linkGroups } from "../model/link-groups.js";
 import { orderingLinks } from "../model/links.js";
 import type { SpecModel } from "../model/model.js";
 import { phaseRow } from "../model/phases.js";
-import { reason, skipText, type SkipReason } from "../model/skip.js";
+import { isSkip, reason, skipText, type SkipReason } from "../model/skip.js";
 import type { Exchange, Finding, ScenarioResult } from "../model/types.js";
 import { SkipScenario, type RequestSpec, type Target } from "../transport/target.js";
 import { BoundExceeded } from "./bounds.js";
 import { track } from "./resources.js";
 import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
-import { produce, substitute } from "./values.js";
+import { prepared, produce } from "./values.js";
 
 /** What the executor needs of the run besides the scenarios. */
 export interface ExecutorInput {
@@ -41,8 +41,16 @@ export interface ExecutionHooks {
   finished?(result: ScenarioResult, index: number): void;
 }
 
+/** A request that cannot go as it must (no throwaway account for one that changes an account): the scenario ends. */
+class Unsendable extends Error {
+  constructor(readonly reason: SkipReason) {
+    super(skipText(reason));
+  }
+}
+
 /** Why a scenario's step threw, as a typed reason, or undefined for an internal error of the suite. */
 function thrownReason(err: unknown, target: Target): SkipReason | undefined {
+  if (err instanceof Unsendable) return err.reason;
   if (err instanceof BoundExceeded) return reason("document", err.message);
   if (err instanceof SkipScenario) {
     const stopped = target.stopped();
@@ -210,7 +218,11 @@ export class Executor {
    */
   private async batch(ctx: ScenarioContext, verdict: Verdict, probes: readonly Probe[]): Promise<Exchange[]> {
     const specs: RequestSpec[] = [];
-    for (const p of probes) specs.push(p.unjudged ? p.spec : await substitute(ctx, p.spec, p.judge?.intent));
+    for (const p of probes) {
+      const spec = await prepared(ctx, p.spec, p.unjudged ? "after-delete" : p.judge?.intent);
+      if (isSkip(spec)) throw new Unsendable(spec);
+      specs.push(spec);
+    }
     verdict.sent += specs.length;
     const sent = await Promise.allSettled(specs.map((spec) => this.transmit(spec)));
     const failed = sent.find((x): x is PromiseRejectedResult => x.status === "rejected");

@@ -8,6 +8,7 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isSuccess } from "../model/exchange.js";
 import type { Exchange } from "../model/types.js";
+import type { Account } from "../transport/credentials.js";
 import {
   allLinks,
   evaluate,
@@ -31,6 +32,8 @@ export interface Resource {
   created: Exchange;
   /** False once a delete of it succeeded. */
   alive: boolean;
+  /** The account that created it, when not the run's own (`valid`): requests about it go as that account. */
+  owner?: Account;
 }
 
 /** The run's record of what it created and deleted. */
@@ -110,7 +113,17 @@ export function track(doc: LinkDocument, infer: boolean, resources: Resources, e
       const value = evaluate(expr, ex);
       if (!family || !p || value === undefined || value === null || typeof value === "object") continue;
       if (resources.created.some((r) => r.family === family && String(r.value) === String(value))) continue;
-      resources.created.push({ family, param: p.name, value, createdBy: op.operationId, created: ex, alive: true });
+      const key = ex.request.key;
+      const owner = key === "second" || key?.startsWith("account-") ? (key as Account) : undefined;
+      resources.created.push({
+        family,
+        param: p.name,
+        value,
+        createdBy: op.operationId,
+        created: ex,
+        alive: true,
+        ...(owner ? { owner } : {}),
+      });
     }
   }
 }

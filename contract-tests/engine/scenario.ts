@@ -9,6 +9,8 @@ import type { SpecModel } from "../model/model.js";
 import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
 import type { Resource, Resources } from "./resources.js";
+import type { Account } from "../transport/credentials.js";
+import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { PhaseId } from "../model/phases.js";
 import type { Outcome, SkipReason } from "../model/skip.js";
 import { fromWire } from "../model/wire-values.js";
@@ -25,6 +27,20 @@ export interface RunState {
   checks: CheckRegistry;
   /** What the run created and deleted on a live target. */
   resources: Resources;
+  /** The accounts the run acts as (logins, throwaway accounts; engine/accounts.ts); absent in a run that needs none. */
+  accounts?: AccountBook;
+}
+
+/** What the engine asks of the run's accounts (engine/accounts.ts implements it). */
+export interface AccountBook {
+  /** The path of an account's own resource (`/users/{username}`), when the document has one. */
+  readonly family: string | undefined;
+  /** The accounts the run registered for itself. */
+  readonly throwaways: ReadonlyArray<{ account: Account; username: string; alive: boolean }>;
+  /** True when `op` changes or ends an account or a session (on a live target). */
+  changesAccount(op: OperationEntry): boolean;
+  /** The throwaway account `n` (1 stands in for the run's own, 2 for the second), registered on first use. */
+  throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason>;
 }
 
 /**

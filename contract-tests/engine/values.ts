@@ -7,7 +7,7 @@
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import { configuredValue, type Settings } from "../config/settings.js";
-import { evaluate, familyOf, linkParameter, linksTo } from "../model/links.js";
+import { evaluate, familyOf, linkParameter, linksFrom, linksTo } from "../model/links.js";
 import { references } from "../model/references.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
@@ -205,10 +205,53 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
     }
   const values = baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
   if (isSkip(values) || ctx.settings.kind !== "live" || !isMapping(values.body?.value)) return values;
-  // A body member that refers to another resource (an order's item_id) takes an identifier an answer named.
-  const referred = referencedMembers(ctx, op);
-  if (Object.keys(referred).length) values.body = { value: { ...values.body!.value, ...referred } };
+  // A body member that refers to another resource (an order's item_id) takes an identifier an answer named, and an
+  // identifier the client chooses (a title, a user name) a fresh one: the document's example is taken already.
+  values.body = { value: { ...values.body!.value, ...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op) } };
   return values;
+}
+
+/** Values a live run has chosen for identifiers the client chooses, so none is chosen twice. */
+const CHOSEN = new WeakMap<object, Set<string>>();
+
+/**
+ * Fresh values for the body members of a create that choose its resource's identifier (the producer link reads
+ * `$request.body#/book_title`): valid for the member's schema, never one this run chose before.
+ */
+function freshIdentifiers(ctx: ScenarioContext, op: OperationEntry): Record<string, unknown> {
+  const pointer = planOf(op).body?.pointer;
+  if (op.method !== "POST" || !pointer) return {};
+  const chosen = CHOSEN.get(ctx.state.resources) ?? new Set<string>();
+  CHOSEN.set(ctx.state.resources, chosen);
+  const out: Record<string, unknown> = {};
+  for (const { link } of linksFrom(ctx.model, ctx.settings.inferLinks, op.operationId))
+    for (const expr of Object.values(link.parameters)) {
+      const m = typeof expr === "string" ? /^\$request\.body#\/([^/]+)$/.exec(expr) : null;
+      const member = m?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
+      if (!member || Object.hasOwn(out, member)) continue;
+      const at = `${ctx.model.deref({ $ref: `#${pointer}` }, pointer).pointer}/properties/${m![1]}`;
+      const tag = `${(chosen.size + 1).toString(36)}${Date.now().toString(36).slice(-6)}`;
+      const valid = (v: unknown) => ctx.model.validator.validate(at, v).length === 0;
+      const value =
+        [`cs${tag}`, `cs-${tag}`, `contract.suite.${tag}@example.com`, Number.parseInt(tag, 36)].find(
+          (v) => valid(v) && !chosen.has(String(v)),
+        ) ??
+        validSamples(ctx.model, at, 8, ctx.settings.seed + chosen.size).find((v) => valid(v) && !chosen.has(String(v)));
+      if (value === undefined) continue;
+      chosen.add(String(value));
+      out[member] = value;
+    }
+  return out;
+}
+
+/**
+ * `body` with the members of `op` that refer to another resource (an order's item_id) set to identifiers answers
+ * named, on a live target: a generated body refers to what exists.
+ */
+export function withReferences(ctx: ScenarioContext, op: OperationEntry, body: unknown): unknown {
+  if (ctx.settings.kind !== "live" || !isMapping(body)) return body;
+  const referred = referencedMembers(ctx, op);
+  return Object.keys(referred).length ? { ...body, ...referred } : body;
 }
 
 /** Identifiers for the body members of `op` that refer to a resource, from the answers that named such ones. */
@@ -274,6 +317,48 @@ export async function substitute(
     if (r) params = { ...params, [name]: r.value };
   }
   return params === spec.pathParams ? spec : { ...spec, pathParams: params, path: expandPath(op, params) };
+}
+
+/**
+ * A request as it goes out: an identifier a delete removed replaced (see `substitute`); a request about a resource
+ * a throwaway account created sent as that account; and one that changes an account (a password, an e-mail, the
+ * account itself) sent as a throwaway account and addressed to it, never as an account the user gave. Why it
+ * cannot go when no throwaway account can be had.
+ */
+export async function prepared(
+  ctx: ScenarioContext,
+  spec: RequestSpec,
+  intent: CheckContext["intent"] | undefined,
+): Promise<RequestSpec | SkipReason> {
+  let out = await substitute(ctx, spec, intent);
+  const accounts = ctx.state.accounts;
+  if (ctx.settings.kind !== "live" || !ctx.model.has(out.operation)) return out;
+  const op = ctx.model.operation(out.operation);
+  const mine = out.key === undefined || out.key === "valid";
+  if (mine && out.pathParams)
+    for (const [name, value] of Object.entries(out.pathParams)) {
+      const family = familyOf(op.path, name);
+      const r = family
+        ? ctx.state.resources.created.find((x) => x.family === family && x.alive && String(x.value) === String(value))
+        : undefined;
+      if (r?.owner) out = { ...out, key: r.owner };
+    }
+  if (!accounts?.changesAccount(op)) return out;
+  // A throwaway account stands in for the run's own (1) and for the second (2); any other key goes as it is.
+  const n = out.key === undefined || out.key === "valid" ? 1 : out.key === "second" ? 2 : undefined;
+  if (n === undefined) return out;
+  const account = await accounts.throwaway(ctx, n);
+  if (isSkip(account)) return account;
+  const own = accounts.throwaways.find((t) => t.account === account)!;
+  // Addressed to the throwaway account itself where the path names an account.
+  const param = accounts.family
+    ? op.parameters.find((p) => p.in === "path" && accounts.family === familyOf(op.path, p.name))
+    : undefined;
+  if (param && out.pathParams) {
+    const params = { ...out.pathParams, [param.name]: own.username };
+    out = { ...out, pathParams: params, path: expandPath(op, params) };
+  }
+  return { ...out, key: account };
 }
 
 /** True when the (dereferenced) schema is an array's. */

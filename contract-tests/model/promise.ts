@@ -104,6 +104,27 @@ export function unknownIdPromise(model: SpecModel, operationId: string): string 
   return r ? responseAt(op, r) : undefined;
 }
 
+/** What an operation's text says when its results or resources are the caller's alone. */
+const SCOPED =
+  /scoped to|the caller'?s (own )?(account|records|resources|data|items)|belong(s|ing)? to the (caller|authenticated|current)|your (own )?(account|records|resources|data)|only (the|its) [\w' ]{0,30}owner|owner[- ]only|authenticated user'?s (own )?/i;
+
+/**
+ * Where the document says an operation's results (or the resource it reads or changes) are the caller's alone: its
+ * description or summary, or its 2xx response's description ("Results are scoped to the caller's account", "Only
+ * the book's owner reads it"). Undefined when it says nothing of it: another account may then see what this one
+ * sees (a listing of every user, say).
+ */
+export function scopedPromise(model: SpecModel, operationId: string): string | undefined {
+  const op = operationOf(model, operationId);
+  if (!op) return undefined;
+  for (const key of ["description", "summary"]) {
+    const text = model.at(`${op.pointer}/${key}`);
+    if (typeof text === "string" && SCOPED.test(text)) return docPointer(`${op.pointer}/${key}`);
+  }
+  const r = op.responses.find((x) => /^2/.test(x.status) && SCOPED.test(x.description));
+  return r ? `${responseAt(op, r)}/description` : undefined;
+}
+
 /** The security requirement the operation is called under: its own `security`, else the document's. */
 export function securityPromise(model: SpecModel, operationId: string): string | undefined {
   const op = operationOf(model, operationId);

@@ -45,7 +45,7 @@ const IMPLEMENTATIONS: Readonly<Record<PhaseId, Phase>> = {
 function unmet(settings: Settings, list: readonly Need[]): SkipReason | undefined {
   const has: Record<Need, boolean> = {
     "live-target": settings.kind === "live",
-    "second-account": Boolean(settings.secondApiKey),
+    "second-account": Boolean(settings.secondApiKey || settings.logins.second),
     // Resource phases are planned only for families a create produces.
     producer: true,
   };

@@ -5,7 +5,7 @@ import { boundaries, validSamples } from "../generate.js";
 import { planOf } from "../plan.js";
 import { bucketOf, cloneValues, readBack, toRequest, type Values } from "../requests.js";
 import type { Probe, ScenarioContext } from "../scenario.js";
-import { fitted, isLinkTarget, linkedValues, readyBase, withConfiguredMembers } from "../values.js";
+import { fitted, isLinkTarget, linkedValues, readyBase, withConfiguredMembers, withReferences } from "../values.js";
 import { type Phase, scenarioOf } from "./phase.js";
 
 /** The most boundary requests per operation: on a live target each may cost, so fewer. */
@@ -26,7 +26,8 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<Outco
   const probes: Probe[] = [];
   for (let i = 0; i < count; i++) {
     const v = cloneValues(values);
-    if (bodies.length) v.body = { value: withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length]) };
+    if (bodies.length)
+      v.body = { value: withReferences(ctx, op, withConfiguredMembers(ctx.settings, op, bodies[i % bodies.length])) };
     optional.forEach((p, j) => {
       if ((i + j) % 2 !== 0) return;
       // On a live target an identifier the document links to must exist: link-fed parameters use linked values only.

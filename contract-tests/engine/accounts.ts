@@ -1,0 +1,189 @@
+/**
+ * The accounts a run acts as, on a live target: the first and second it logs in as from the settings (their
+ * tokens renewed once when they expire), and throwaway accounts it registers itself where the document can
+ * register one. Anything that changes or ends an account (a password, an e-mail, the account itself, a logout) is
+ * sent only as a throwaway account, addressed to that account, never as an account the user gave: a password
+ * change in the run must not lock the run out of its own account.
+ */
+import type { OperationEntry } from "../../openapi/lib/operations.js";
+import { isMapping } from "../../openapi/lib/spec.js";
+import type { Login, Settings } from "../config/settings.js";
+import { changesAccount, loginOperation, registerOperation, type LoginOperation } from "../model/accounts.js";
+import type { SpecModel } from "../model/model.js";
+import { isSkip, reason, type SkipReason } from "../model/skip.js";
+import type { Exchange } from "../model/types.js";
+import type { Account } from "../transport/credentials.js";
+import type { Target } from "../transport/target.js";
+import { validSamples } from "./generate.js";
+import { toRequest } from "./requests.js";
+import type { AccountBook, ScenarioContext } from "./scenario.js";
+import { LoginError, loginPlan, loginRequest, secretOf, type LoginPlan } from "./session.js";
+import { baseValues } from "./values.js";
+
+/** An account the run registered for itself. */
+export interface Throwaway {
+  account: Account;
+  username: string;
+  password: string;
+  /** The register's exchange (the account is a resource of the account family when the document reads it so). */
+  registered: Exchange;
+  /** False once a delete of it succeeded (its credential must then be refused). */
+  alive: boolean;
+}
+
+/** The variable a report shows for an account's token. */
+const shownAs = (account: Account) =>
+  account === "valid"
+    ? "$CONTRACT_TOKEN"
+    : account === "second"
+      ? "$CONTRACT_SECOND_TOKEN"
+      : `$CONTRACT_${account.toUpperCase().replace("-", "_")}_TOKEN`;
+
+/** The accounts of a run, and what the document says of accounts. */
+export class Accounts implements AccountBook {
+  readonly throwaways: Throwaway[] = [];
+  readonly #logins = new Map<Account, Login>();
+  readonly #registering = new Map<number, Promise<Account | SkipReason>>();
+  readonly #login: LoginOperation | undefined;
+  readonly #register: ReturnType<typeof registerOperation>;
+
+  constructor(
+    private readonly model: SpecModel,
+    private readonly settings: Settings,
+    private readonly target: Target,
+  ) {
+    const login = settings.kind === "live" ? loginOperation(model, settings.loginOperation) : undefined;
+    this.#login = login && !("problem" in login) ? login : undefined;
+    this.#register = registerOperation(model, this.#login?.operationId);
+    target.credentials.renew = (account) => this.#renew(account);
+  }
+
+  /** The path of an account's own resource (`/users/{username}`), when the document has one. */
+  get family(): string | undefined {
+    return this.#register?.family;
+  }
+
+  /** True when `op` changes or ends an account or a session (see model/accounts.ts), on a live target. */
+  changesAccount(op: OperationEntry): boolean {
+    if (this.settings.kind !== "live") return false;
+    const exempt = [this.#login?.operationId, this.#register?.operationId].filter((x): x is string => Boolean(x));
+    return changesAccount(op, this.family, exempt);
+  }
+
+  /** Logs in the accounts the settings give (the first and the second); a failure is a LoginError (exit 2). */
+  async logInAll(): Promise<string[]> {
+    const notes: string[] = [];
+    for (const [account, login] of [
+      ["valid", this.settings.logins.first],
+      ["second", this.settings.logins.second],
+    ] as const) {
+      if (!login) continue;
+      this.#logins.set(account, login);
+      const plan = loginPlan(this.model, this.settings, login);
+      await this.#logIn(account, login, plan);
+      notes.push(
+        `logged in as ${account === "valid" ? "$CONTRACT_USERNAME" : "$CONTRACT_SECOND_USERNAME"} ${describe(plan)}`,
+      );
+    }
+    return notes;
+  }
+
+  async #logIn(account: Account, login: Login, plan: LoginPlan): Promise<void> {
+    if (plan.kind === "basic") {
+      const secret = secretOf(plan, login, undefined);
+      this.target.credentials.set(account, secret, "$CONTRACT_USERNAME:$CONTRACT_PASSWORD");
+      return;
+    }
+    const ex = await this.target.send(loginRequest(this.model, this.settings, plan, login));
+    this.target.credentials.set(account, secretOf(plan, login, ex, this.settings.tokenPointer), shownAs(account));
+  }
+
+  async #renew(account: Account): Promise<boolean> {
+    const login = this.#logins.get(account);
+    if (!login) return false;
+    try {
+      await this.#logIn(account, login, loginPlan(this.model, this.settings, login));
+      return true;
+    } catch (err) {
+      if (err instanceof LoginError) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * The throwaway account `n` (1 acts for the first account, 2 for the second), registered and logged in on first
+   * use; or why there can be none (no register operation, or it refused).
+   */
+  throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
+    let pending = this.#registering.get(n);
+    if (!pending) {
+      pending = this.#registerOne(ctx, n);
+      this.#registering.set(n, pending);
+    }
+    return pending;
+  }
+
+  async #registerOne(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
+    const register = this.#register;
+    if (!register)
+      return reason(
+        "not-applicable",
+        "it changes an account, which the suite does only as a throwaway account it registers, and the document " +
+          "has no operation that registers one (an open POST taking a user name and a password)",
+      );
+    const op = this.model.operation(register.operationId);
+    const base = baseValues(this.model, this.settings, op);
+    if (isSkip(base)) return base;
+    const tag = `${(this.settings.seed % 1_000_000).toString(36)}${Date.now().toString(36).slice(-5)}${n}`;
+    const username = this.#valid(op, register.user, [`cs${tag}`, `contract.suite.${tag}@example.com`, `cs_${tag}`]);
+    const password = this.#valid(op, register.password, [`Cs-${tag}-Pw9!`, `cs${tag}pw9`, tag]);
+    if (username === undefined || password === undefined)
+      return reason("not-applicable", `no user name or password the register ${op.operationId} accepts could be built`);
+    const account: Account = `account-${n}`;
+    this.target.credentials.scrubber.add(password);
+    const body = isMapping(base.body?.value) ? base.body.value : {};
+    base.body = { value: { ...body, [register.user]: username, [register.password]: password } };
+    const registered = await ctx.send(
+      { ...toRequest(op, base), key: "none" },
+      { cause: `registering the throwaway account ${n}` },
+    );
+    if (registered.response.status < 200 || registered.response.status >= 300)
+      return reason(
+        "step-failed",
+        `registering a throwaway account: ${op.operationId} answered ${registered.response.status}`,
+      );
+    const login: Login = { username, password };
+    this.#logins.set(account, login);
+    try {
+      const plan = loginPlan(this.model, this.settings, login);
+      // A register that answers a token logs in by itself.
+      await this.#logIn(account, login, plan);
+    } catch (err) {
+      if (!(err instanceof LoginError)) throw err;
+      return reason("step-failed", `logging in as the throwaway account it registered failed: ${err.message}`);
+    }
+    const made = ctx.state.resources.created.find((r) => r.created === registered);
+    if (made) made.owner = account;
+    this.throwaways.push({ account, username, password, registered, alive: true });
+    return account;
+  }
+
+  /** The first of `candidates` (else a generated value) that the register's schema accepts for `member`. */
+  #valid(op: OperationEntry, member: string, candidates: string[]): string | undefined {
+    const media = op.requestBody?.content.find((m) => m.schemaPointer);
+    if (!media?.schemaPointer) return candidates[0];
+    const pointer = `${media.schemaPointer}/properties/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const ok = (v: unknown) => this.model.validator.validate(pointer, v).length === 0;
+    return (
+      candidates.find(ok) ??
+      validSamples(this.model, pointer, 5, this.settings.seed).find((v): v is string => typeof v === "string" && ok(v))
+    );
+  }
+}
+
+/** How an account logged in, for the report's notes (no secret in it). */
+function describe(plan: LoginPlan): string {
+  if (plan.kind === "basic") return "with http basic";
+  if (plan.kind === "operation") return `through ${plan.login.operationId}`;
+  return `through the OAuth2 ${plan.grant === "password" ? "password" : "client-credentials"} flow (${plan.url})`;
+}
