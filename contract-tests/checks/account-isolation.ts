@@ -11,7 +11,11 @@ import type { Check } from "../model/types.js";
 export const accountIsolation: Check = (ex, { intent, foreignIds, model }) => {
   if (intent !== "other-account" || !foreignIds?.length || !isSuccess(ex)) return [];
   const text = ex.response.bodyText;
-  const leaked = foreignIds.filter((id) => text.includes(JSON.stringify(id)));
+  // An identifier as a JSON string, or (digits) as a JSON number.
+  const leaked = foreignIds.filter(
+    (id) =>
+      text.includes(JSON.stringify(id)) || (/^-?\d+$/.test(id) && new RegExp(`[:\\[,]\\s*${id}\\s*[,}\\]]`).test(text)),
+  );
   if (leaked.length === 0) return [];
   const scoped = scopedPromise(model, ex.operation);
   return [

@@ -21,6 +21,9 @@ import { unsupportedMethod } from "./unsupported-method.js";
 import { updatePersisted } from "./update-persisted.js";
 import { useAfterFree } from "./use-after-free.js";
 import { listedAfterCreate } from "./listed-after-create.js";
+import { foreignWrite, misdirectedWrite } from "./foreign-write.js";
+import { forgedCredential } from "./forged-credential.js";
+import { revokedCredential } from "./revoked-credential.js";
 import { lostWrite } from "./lost-write.js";
 import { serverOwnedMember } from "./server-owned-member.js";
 import { writeOnlyExposed } from "./write-only-exposed.js";
@@ -68,6 +71,10 @@ const INTENT = {
   update_persisted: { fn: updatePersisted },
   use_after_free: { fn: useAfterFree },
   listed_after_create: { fn: listedAfterCreate },
+  foreign_write: { fn: foreignWrite },
+  revoked_credential: { fn: revokedCredential },
+  forged_credential: { fn: forgedCredential },
+  misdirected_write: { fn: misdirectedWrite },
   lost_write: { fn: lostWrite },
   account_isolation: { fn: accountIsolation },
   server_owned_member: { fn: serverOwnedMember },
@@ -92,7 +99,15 @@ const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INT
  * Requests the document rules out (invalid input, a missing or wrong credential): a server may read them any
  * way it likes once it has not refused them, so nothing relates them to the answer.
  */
-const RULED_OUT: ReadonlySet<CheckContext["intent"]> = new Set(["rejection", "no-key", "empty-key", "wrong-key"]);
+const RULED_OUT: ReadonlySet<CheckContext["intent"]> = new Set([
+  "rejection",
+  "no-key",
+  "empty-key",
+  "wrong-key",
+  "forged-credential",
+  "revoked-credential",
+  "foreign-write",
+]);
 
 /**
  * The checks of a run: the generic ones, and the semantic checks its caller registers for their operations

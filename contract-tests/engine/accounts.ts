@@ -31,6 +31,9 @@ export interface Throwaway {
   alive: boolean;
 }
 
+/** A body member that carries a password. */
+const PASSWORD_MEMBER = /^(password|passwd|pass|pwd|passphrase|new_?password|newPassword)$/i;
+
 /** The variable a report shows for an account's token. */
 const shownAs = (account: Account) =>
   account === "valid"
@@ -43,7 +46,9 @@ const shownAs = (account: Account) =>
 export class Accounts implements AccountBook {
   readonly throwaways: Throwaway[] = [];
   readonly #logins = new Map<Account, Login>();
-  readonly #registering = new Map<number, Promise<Account | SkipReason>>();
+  /** The throwaway account standing in for the run's own (1) and for the second (2), until it is deleted. */
+  readonly #current = new Map<1 | 2, Promise<Account | SkipReason>>();
+  #registered = 0;
   readonly #login: LoginOperation | undefined;
   readonly #register: ReturnType<typeof registerOperation>;
 
@@ -115,15 +120,26 @@ export class Accounts implements AccountBook {
    * use; or why there can be none (no register operation, or it refused).
    */
   throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
-    let pending = this.#registering.get(n);
+    let pending = this.#current.get(n);
     if (!pending) {
-      pending = this.#registerOne(ctx, n);
-      this.#registering.set(n, pending);
+      pending = this.#registerOne(ctx, ++this.#registered);
+      this.#current.set(n, pending);
     }
     return pending;
   }
 
-  async #registerOne(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
+  /** A throwaway account a successful delete ended: its stand-in role goes to a new one, and its token must die. */
+  retired(account: Account): void {
+    const t = this.throwaways.find((x) => x.account === account);
+    if (!t || !t.alive) return;
+    t.alive = false;
+    for (const [n, pending] of this.#current)
+      void pending.then((a) => {
+        if (a === account) this.#current.delete(n);
+      });
+  }
+
+  async #registerOne(ctx: ScenarioContext, n: number): Promise<Account | SkipReason> {
     const register = this.#register;
     if (!register)
       return reason(
@@ -135,6 +151,7 @@ export class Accounts implements AccountBook {
     const base = baseValues(this.model, this.settings, op);
     if (isSkip(base)) return base;
     const tag = `${(this.settings.seed % 1_000_000).toString(36)}${Date.now().toString(36).slice(-5)}${n}`;
+    if (n > 8) return reason("not-applicable", "the run has ended eight throwaway accounts already");
     const username = this.#valid(op, register.user, [`cs${tag}`, `contract.suite.${tag}@example.com`, `cs_${tag}`]);
     const password = this.#valid(op, register.password, [`Cs-${tag}-Pw9!`, `cs${tag}pw9`, tag]);
     if (username === undefined || password === undefined)
@@ -164,6 +181,57 @@ export class Accounts implements AccountBook {
     }
     const made = ctx.state.resources.created.find((r) => r.created === registered);
     if (made) made.owner = account;
+    this.throwaways.push({ account, username, password, registered, alive: true });
+    return account;
+  }
+
+  /**
+   * A throwaway account changed its own password (a request as that account, to its own account, answered 2xx
+   * with a password in its body): the run logs in with the new one from now on.
+   */
+  wrote(account: Account, ex: Exchange): void {
+    const t = this.throwaways.find((x) => x.account === account);
+    const body = ex.request.json;
+    if (!t || !isMapping(body) || ex.response.status < 200 || ex.response.status >= 300) return;
+    const name = Object.keys(body).find((k) => PASSWORD_MEMBER.test(k));
+    const value = name ? body[name] : undefined;
+    if (typeof value !== "string" || value === t.password) return;
+    // Only a request addressed to the account itself (its path names it, or names no account at all).
+    if (!this.#addresses(ex, t.username)) return;
+    this.target.credentials.scrubber.add(value);
+    t.password = value;
+    this.#logins.set(account, { username: t.username, password: value });
+  }
+
+  /** True when the request names the user `username` in its path, or names no account in it. */
+  #addresses(ex: Exchange, username: string): boolean {
+    const names = Object.values(ex.request.pathParams ?? {}).map(String);
+    return names.length === 0 || names.includes(username);
+  }
+
+  /**
+   * Acts as an account another request of the run registered (its user name and password are in that request):
+   * logged in, it may delete itself. Undefined when its credentials are not known or it cannot log in.
+   */
+  async adopt(registered: Exchange): Promise<Account | undefined> {
+    const register = this.#register;
+    const body = registered.request.json;
+    if (!register || !isMapping(body)) return undefined;
+    const username = body[register.user];
+    const password = body[register.password];
+    if (typeof username !== "string" || typeof password !== "string") return undefined;
+    const known = this.throwaways.find((t) => t.username === username);
+    if (known) return known.account;
+    const account: Account = `account-${++this.#registered}`;
+    const login: Login = { username, password };
+    this.target.credentials.scrubber.add(password);
+    try {
+      await this.#logIn(account, login, loginPlan(this.model, this.settings, login));
+    } catch (err) {
+      if (err instanceof LoginError) return undefined;
+      throw err;
+    }
+    this.#logins.set(account, login);
     this.throwaways.push({ account, username, password, registered, alive: true });
     return account;
   }

@@ -19,6 +19,8 @@ import type { Exchange, Finding, ScenarioResult } from "../model/types.js";
 import { SkipScenario, type RequestSpec, type Target } from "../transport/target.js";
 import { BoundExceeded } from "./bounds.js";
 import { track } from "./resources.js";
+import { isSuccess } from "../model/exchange.js";
+import type { Account } from "../transport/credentials.js";
 import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
 import { prepared, produce } from "./values.js";
 
@@ -81,7 +83,16 @@ export class Executor {
       exchanges: 0,
       ...extra,
     });
-    const stoppedText = target.stopped();
+    // The clean-up keeps its share of the request budget: a scenario does not start on what deleting the run's
+    // resources (and its throwaway accounts, and checking their credentials are refused) needs.
+    const reserve =
+      phaseRow(s.phase).scope === "run" || settings.kind !== "live"
+        ? 0
+        : 2 * (state.resources.created.filter((r) => r.alive).length + (state.accounts?.throwaways.length ?? 0)) + 2;
+    const budgetText = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS), but for what the clean-up needs`;
+    const stoppedText =
+      target.stopped() ??
+      (target.requestsSent() + reserve > settings.maxRequests && reserve > 0 ? budgetText : undefined);
     const before: SkipReason | undefined =
       cut ??
       s.skip ??
@@ -208,6 +219,7 @@ export class Executor {
         return this.batch(ctx, verdict, probes);
       },
       produce: (family, depth) => produce(ctx, family, depth),
+      forgeable: () => this.run.target.credentials.forged("forged-signature") !== undefined,
     };
     return ctx;
   }
@@ -240,6 +252,21 @@ export class Executor {
   /** Judges an exchange as its probe asks, and records what a live run created or deleted. */
   private judge(verdict: Verdict, ex: Exchange, probe: Probe, live: boolean): void {
     if (!probe.unjudged) verdict.check(ex, probe.extra, probe.judge);
-    if (live) track(this.run.model.forRequests, this.run.settings.inferLinks, this.run.state.resources, ex);
+    if (!live) return;
+    const { model, settings, state } = this.run;
+    track(model.forRequests, settings.inferLinks, state.resources, ex);
+    // A throwaway account that a delete it sent itself (its own account, or its account's path) removed.
+    const key = ex.request.key;
+    if (key?.startsWith("account-")) state.accounts?.wrote(key as Account, ex);
+    if (key?.startsWith("account-") && ex.request.method === "DELETE" && isSuccess(ex) && model.has(ex.operation)) {
+      const op = model.forRequests.operation(ex.operation);
+      const own = state.accounts?.throwaways.find((t) => t.account === key);
+      if (
+        own &&
+        state.accounts?.changesAccount(op) &&
+        (!op.path.includes("{") || ex.request.path.includes(encodeURIComponent(own.username)))
+      )
+        state.accounts.retired(key as Account);
+    }
   }
 }

@@ -36,11 +36,17 @@ export interface AccountBook {
   /** The path of an account's own resource (`/users/{username}`), when the document has one. */
   readonly family: string | undefined;
   /** The accounts the run registered for itself. */
-  readonly throwaways: ReadonlyArray<{ account: Account; username: string; alive: boolean }>;
+  readonly throwaways: ReadonlyArray<{ account: Account; username: string; password: string; alive: boolean }>;
   /** True when `op` changes or ends an account or a session (on a live target). */
   changesAccount(op: OperationEntry): boolean;
   /** The throwaway account `n` (1 stands in for the run's own, 2 for the second), registered on first use. */
   throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason>;
+  /** A successful delete ended this throwaway account: a new one stands in from now on. */
+  retired(account: Account): void;
+  /** A request as a throwaway account answered: a password it set for itself is its password from now on. */
+  wrote(account: Account, ex: Exchange): void;
+  /** Acts as an account another request of the run registered (to delete it at the end). */
+  adopt(registered: Exchange): Promise<Account | undefined>;
 }
 
 /**
@@ -180,6 +186,8 @@ export interface ScenarioContext {
   sendAll(probes: readonly Probe[]): Promise<Exchange[]>;
   /** Creates a resource of `family` with a create that produces it (live targets); undefined when none could be. */
   produce(family: string, depth?: number): Promise<Resource | undefined>;
+  /** True when the run's own credential is a JWT the auth phase can forge (its signature altered, alg none). */
+  forgeable(): boolean;
 }
 
 /** One test of the suite: a phase's plan for one operation (or resource, or the run), and its steps. */

@@ -211,6 +211,19 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
   return values;
 }
 
+/**
+ * The body member of `op` through which the client chooses the identifier a producer link reads (`$request.body#/x`,
+ * or `$response.body#/x` where the request sends `x` too), or undefined.
+ */
+export function chosenMember(ctx: ScenarioContext, op: OperationEntry, expr: unknown): string | undefined {
+  const pointer = planOf(op).body?.pointer;
+  const m = typeof expr === "string" ? /^\$(request|response)\.body#\/([^/]+)$/.exec(expr) : null;
+  if (!pointer || !m) return undefined;
+  const member = m[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  const { schema } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
+  return Object.hasOwn((schema?.properties ?? {}) as object, member) ? member : undefined;
+}
+
 /** Values a live run has chosen for identifiers the client chooses, so none is chosen twice. */
 const CHOSEN = new WeakMap<object, Set<string>>();
 
@@ -224,12 +237,14 @@ function freshIdentifiers(ctx: ScenarioContext, op: OperationEntry): Record<stri
   const chosen = CHOSEN.get(ctx.state.resources) ?? new Set<string>();
   CHOSEN.set(ctx.state.resources, chosen);
   const out: Record<string, unknown> = {};
+  const bodyAt = ctx.model.deref({ $ref: `#${pointer}` }, pointer).pointer;
   for (const { link } of linksFrom(ctx.model, ctx.settings.inferLinks, op.operationId))
     for (const expr of Object.values(link.parameters)) {
-      const m = typeof expr === "string" ? /^\$request\.body#\/([^/]+)$/.exec(expr) : null;
-      const member = m?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
+      // The identifier is the client's when the link reads it from the request, or from an answer's member the
+      // request also sends (the create echoes the title it was given).
+      const member = chosenMember(ctx, op, expr);
       if (!member || Object.hasOwn(out, member)) continue;
-      const at = `${ctx.model.deref({ $ref: `#${pointer}` }, pointer).pointer}/properties/${m![1]}`;
+      const at = `${bodyAt}/properties/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       const tag = `${(chosen.size + 1).toString(36)}${Date.now().toString(36).slice(-6)}`;
       const valid = (v: unknown) => ctx.model.validator.validate(at, v).length === 0;
       const value =
@@ -350,10 +365,13 @@ export async function prepared(
   const account = await accounts.throwaway(ctx, n);
   if (isSkip(account)) return account;
   const own = accounts.throwaways.find((t) => t.account === account)!;
-  // Addressed to the throwaway account itself where the path names an account.
-  const param = accounts.family
-    ? op.parameters.find((p) => p.in === "path" && accounts.family === familyOf(op.path, p.name))
-    : undefined;
+  // Addressed to the throwaway account itself where the path names an account (a probe about its path value, an
+  // invalid or unknown one, keeps it).
+  const probe = intent !== undefined && intent !== "acceptance" && intent !== "conforming";
+  const param =
+    accounts.family && !probe
+      ? op.parameters.find((p) => p.in === "path" && accounts.family === familyOf(op.path, p.name))
+      : undefined;
   if (param && out.pathParams) {
     const params = { ...out.pathParams, [param.name]: own.username };
     out = { ...out, pathParams: params, path: expandPath(op, params) };

@@ -58,7 +58,7 @@ export const PHASES = [
   },
   {
     id: "auth",
-    tests: "no key, an empty key and a wrong key are each refused with a 4xx",
+    tests: "no key, an empty key, a wrong key and (a JWT) the run's own token forged are each refused with a 4xx",
     needs: [],
     scope: "operation",
   },
@@ -117,6 +117,14 @@ export const PHASES = [
       "members the server owns (readOnly, or in no request schema of the family), sent with another value on a " +
       "create or an update, do not take effect (mass assignment)",
     needs: ["live-target", "producer"],
+    scope: "resource",
+  },
+  {
+    id: "authorization",
+    tests:
+      "another account's update, delete and create with the same identifier of a resource the run's own account " +
+      "created are refused and take no effect; an update changes the resource its path names, not the caller's own",
+    needs: ["second-account", "live-target", "producer"],
     scope: "resource",
   },
   {

@@ -106,7 +106,7 @@ export function unknownIdPromise(model: SpecModel, operationId: string): string 
 
 /** What an operation's text says when its results or resources are the caller's alone. */
 const SCOPED =
-  /scoped to|the caller'?s (own )?(account|records|resources|data|items)|belong(s|ing)? to the (caller|authenticated|current)|your (own )?(account|records|resources|data)|only (the|its) [\w' ]{0,30}owner|owner[- ]only|authenticated user'?s (own )?/i;
+  /scoped to|the caller'?s (own )?(account|records|resources|data|items)|belong(s|ing)? to the (caller|authenticated|current)|your (own )?(account|records|resources|data)|\bonly (the|its|an?) [\w' ]{0,40}(owner|themselves|himself|herself|itself|that (placed|created|owns)|who (created|owns|placed))|owner[- ]only|authenticated user'?s (own )?/i;
 
 /**
  * Where the document says an operation's results (or the resource it reads or changes) are the caller's alone: its
@@ -121,7 +121,8 @@ export function scopedPromise(model: SpecModel, operationId: string): string | u
     const text = model.at(`${op.pointer}/${key}`);
     if (typeof text === "string" && SCOPED.test(text)) return docPointer(`${op.pointer}/${key}`);
   }
-  const r = op.responses.find((x) => /^2/.test(x.status) && SCOPED.test(x.description));
+  // A response that says so: its 2xx ("the caller's records"), or a refusal ("403: only the owner may...").
+  const r = op.responses.find((x) => SCOPED.test(x.description));
   return r ? `${responseAt(op, r)}/description` : undefined;
 }
 

@@ -109,6 +109,9 @@ export type Intent =
   | "unknown-resource" // a well-formed identifier that does not exist
   | "after-delete" // a resource a successful delete just removed: must get a 4xx
   | "other-account" // another account's identifiers, with the second account's key
+  | "foreign-write" // another account's update or delete of a resource the run's own account created: must get a 4xx
+  | "revoked-credential" // the credential of an account the run deleted: must get a 4xx, never a 2xx or 5xx
+  | "forged-credential" // the run's own token forged (signature altered, alg none): must get a 4xx
   | "unsupported-method"; // a method the document does not list for the path (only unsupported_method judges it)
 
 /** Everything a check may read besides the exchange itself. */
@@ -164,6 +167,10 @@ export interface CheckContext {
   deletedBy?: string;
   /** A read of a resource the run just created or updated: members that must read back as they were written. */
   readBack?: ReadBack;
+  /** The owner's read after another account's write: what it sent, what the resource held before, where it is. */
+  foreignWrite?: WriteEffect & { deleted?: boolean; lockedOut?: boolean };
+  /** The caller's own resource read after an update addressed to another: it must not hold what the update sent. */
+  misdirected?: WriteEffect & { addressed: string };
   /** A create or update: the members it sent that its answer declares, and where the resource's object is. */
   wrote?: Pick<ReadBack, "members" | "pointer">;
   /** An answer or a read after a write that sent members the server owns: none may hold the value sent. */
@@ -198,6 +205,15 @@ export interface CheckContext {
   unknownIn?: "path" | "query" | "header";
   /** The request targeted a site that cannot be reached (CONTRACT_UNAVAILABLE_URL). */
   unreachableSite?: boolean;
+}
+
+/** A write whose effect a later read is judged for: the operation, the members sent, the values before. */
+export interface WriteEffect {
+  by: string;
+  sent: Record<string, unknown>;
+  before: Record<string, unknown>;
+  /** JSON pointer of the resource's object in the read's answer ("" for the body itself). */
+  pointer: string;
 }
 
 /** What a read must show: members (by name) of the object at `pointer` in the read's body, and where they come from. */

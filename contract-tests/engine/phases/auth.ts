@@ -1,4 +1,8 @@
-/** The auth phase: no key, an empty key, a wrong key, each placed as the operation's security scheme says. */
+/**
+ * The auth phase: no key, an empty key, a wrong key, and (when the run's own credential is a JWT, on a live target)
+ * that token forged, its signature altered and its header saying `alg: none`: each placed as the operation's
+ * security scheme says, each to be refused.
+ */
 import type { OperationEntry } from "../../../openapi/lib/operations.js";
 import { isSkip, reason, type Outcome } from "../../model/skip.js";
 import { authPlan, emptyProbeDoubt } from "../../model/wire.js";
@@ -45,6 +49,18 @@ async function auth(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> 
   // Prism's mock accepts any non-empty key, so only a live server can show a wrong key is refused.
   if (live)
     probes.push({ spec: { ...spec, key: "wrong" }, judge: { intent: "wrong-key", cause: "a wrong credential" } });
+  // A JWT the run holds, forged: its signature altered, and its header saying alg none with no signature.
+  if (live && ctx.forgeable())
+    probes.push(
+      {
+        spec: { ...spec, key: "forged-signature" },
+        judge: { intent: "forged-credential", cause: "the run's own JWT with its signature altered" },
+      },
+      {
+        spec: { ...spec, key: "alg-none" },
+        judge: { intent: "forged-credential", cause: "the run's own JWT with alg none" },
+      },
+    );
   await ctx.sendAll(probes);
   return undefined;
 }

@@ -4,12 +4,35 @@
  */
 import type { OperationEntry } from "../../../openapi/lib/operations.js";
 import { isSkip, type Outcome } from "../../model/skip.js";
+import { authPlan } from "../../model/wire.js";
 import type { Exchange } from "../../model/types.js";
-import { toRequest } from "../requests.js";
+import { emptyValues, toRequest } from "../requests.js";
 import { itemOf, mayCreate, type Resource } from "../resources.js";
 import type { ScenarioContext } from "../scenario.js";
 import { base } from "../values.js";
 import { type Phase, titleOf } from "./phase.js";
+
+/**
+ * Each throwaway account the run deleted: a request with its credential (to the first safe operation that asks for
+ * one and names nothing) must be refused with a 4xx, never answered, never a 5xx (a credential used after its
+ * account was freed).
+ */
+async function revoked(ctx: ScenarioContext): Promise<void> {
+  const accounts = ctx.state.accounts;
+  const probe = ctx.model.operations.find((o) => o.safe && !o.path.includes("{") && authPlan(o).kind === "placed");
+  if (!accounts || !probe) return;
+  for (const t of accounts.throwaways.filter((x) => !x.alive)) {
+    const v = base(ctx, probe);
+    if (isSkip(v)) return;
+    await ctx.send(
+      { ...toRequest(probe, v), key: t.account },
+      {
+        intent: "revoked-credential",
+        cause: "the credential of an account the run deleted",
+      },
+    );
+  }
+}
 
 /**
  * Deletes what the run created and still exists (where the document has a delete); notes what was created and left
@@ -28,13 +51,36 @@ async function cleanup(ctx: ScenarioContext): Promise<Outcome> {
     if (family && !removes.has(family)) removes.set(family, o);
   }
   const answers = new Map<Resource, Exchange>();
+  const accounts = ctx.state.accounts;
+  // An account deletes itself where the document lets an account do that (DELETE /account), as that account.
+  const ownDelete = ctx.model.operations.find(
+    (o) => o.method === "DELETE" && !o.path.includes("{") && accounts?.changesAccount(o),
+  );
   for (const r of created.filter((x) => x.alive)) {
+    const account =
+      accounts && r.family === accounts.family && ownDelete
+        ? (accounts.throwaways.find((t) => t.username === r.value && t.alive)?.account ??
+          (await accounts.adopt(r.created)))
+        : undefined;
+    if (account && ownDelete) {
+      const ex = await ctx.send(
+        { ...toRequest(ownDelete, emptyValues()), key: account },
+        {
+          intent: "conforming",
+          cause: "the clean-up: an account the run registered deletes itself",
+        },
+      );
+      answers.set(r, ex);
+      if (ex.response.status >= 200 && ex.response.status < 300) r.alive = false;
+      continue;
+    }
     const remove = removes.get(r.family);
     if (!remove) continue;
     const v = base(ctx, remove, { [r.param]: r.value });
     if (isSkip(v)) continue;
     answers.set(r, await ctx.send(toRequest(remove, v), { intent: "conforming", cause: "the clean-up" }));
   }
+  await revoked(ctx);
   const list = (rs: Resource[]) =>
     [...new Set(rs.map((r) => r.family))]
       .map(

@@ -21,6 +21,7 @@ import type { Phase, PlanInput } from "./phase.js";
 import { positivePhase } from "./positive.js";
 import { semanticsPhase } from "./semantics.js";
 import { unknownIdsPhase } from "./unknown-ids.js";
+import { authorizationPhase } from "./authorization.js";
 import { unsupportedMethodPhase } from "./unsupported-method.js";
 
 /** The implementation of every phase of the table: a phase without one does not compile. */
@@ -37,6 +38,7 @@ const IMPLEMENTATIONS: Readonly<Record<PhaseId, Phase>> = {
   semantics: semanticsPhase,
   lifecycle: lifecyclePhase,
   "owned-members": ownedMembersPhase,
+  authorization: authorizationPhase,
   "unknown-ids": unknownIdsPhase,
   cleanup: cleanupPhase,
 };

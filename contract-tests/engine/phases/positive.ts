@@ -9,7 +9,19 @@ import { fitted, isLinkTarget, linkedValues, readyBase, withConfiguredMembers, w
 import { type Phase, scenarioOf } from "./phase.js";
 
 /** The most boundary requests per operation: on a live target each may cost, so fewer. */
-const BOUNDS = { live: 2, mock: 8 } as const;
+const BOUNDS = { live: 4, mock: 8 } as const;
+
+/** Boundaries one per parameter or member in turn (its first, then the next one's...), so a few reach each. */
+function roundRobin(bounds: Probe[]): Probe[] {
+  const by = new Map<string, Probe[]>();
+  for (const b of bounds) {
+    const at = String(b.judge?.cause).split(":")[0]!;
+    by.set(at, [...(by.get(at) ?? []), b]);
+  }
+  const out: Probe[] = [];
+  for (let i = 0; out.length < bounds.length; i++) for (const list of by.values()) if (list[i]) out.push(list[i]!);
+  return out;
+}
 
 async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> {
   const values = await readyBase(ctx, op);
@@ -62,7 +74,10 @@ async function positive(ctx: ScenarioContext, op: OperationEntry): Promise<Outco
             judge: { cause: `body member ${name}: ${b.what}` },
           });
       }
-  await ctx.sendAll([...probes, ...bounds.slice(0, BOUNDS[ctx.settings.kind === "live" ? "live" : "mock"])]);
+  await ctx.sendAll([
+    ...probes,
+    ...roundRobin(bounds).slice(0, BOUNDS[ctx.settings.kind === "live" ? "live" : "mock"]),
+  ]);
   return undefined;
 }
 
