@@ -163,7 +163,9 @@ async function passwordKept(ctx: ScenarioContext, u: OperationEntry, victim: Hel
   } catch {
     return;
   }
-  await ctx.send(spec, {
+  // Judged by foreign_write alone: a login through a token URL is no operation of the document.
+  const [ex] = await ctx.sendAll([{ spec, unjudged: true }]);
+  ctx.verdict.only(ex!, ["foreign_write"], {
     intent: "conforming",
     cause: `the owner logging in after another account's ${u.operationId}`,
     foreignWrite: { by: u.operationId, sent: {}, before: {}, pointer: "", lockedOut: true },
