@@ -184,9 +184,25 @@ export class Executor {
       for (const op of g) groupOf.set(op.operationId, i);
     });
     const lanes = new Map<string, number[]>();
+    // What changes or names an account shares the run's throwaway accounts: one lane for all of it.
+    const accounts = this.run.state.accounts;
+    const ofAccounts = (id: string) => {
+      if (!accounts || !model.forRequests.has(id)) return false;
+      const op = model.forRequests.operation(id);
+      return accounts.changesAccount(op) || (accounts.family !== undefined && op.path.startsWith(accounts.family));
+    };
+    const accountGroups = new Set(
+      scenarios.filter((s) => ofAccounts(s.operation)).map((s) => groupOf.get(s.operation) ?? -1),
+    );
     for (const i of rest) {
       const op = scenarios[i]!.operation;
-      const key = groupOf.has(op) ? `g${groupOf.get(op)}` : `o${op}`;
+      const group = groupOf.get(op);
+      const key =
+        ofAccounts(op) || (group !== undefined && accountGroups.has(group))
+          ? "accounts"
+          : group !== undefined
+            ? `g${group}`
+            : `o${op}`;
       const lane = lanes.get(key) ?? [];
       lane.push(i);
       lanes.set(key, lane);
@@ -208,10 +224,14 @@ export class Executor {
         (await ctx.sendAll([{ spec, ...(judge ? { judge } : {}), ...(extra ? { extra } : {}) }]))[0]!,
       sendAll: async (probes) => {
         // On a live target a delete changes what the next request may name (a removed id is replaced by one that
-        // exists): such a batch goes one request at a time, each judged before the next is built.
-        // With one worker every request waits for the one before it, as a run always did.
+        // exists), and a request that changes an account (its password) what the next must log in with: such a
+        // batch goes one request at a time, each judged before the next is built. With one worker every request
+        // waits for the one before it, as a run always did.
         const oneByOne = settings.workers <= 1;
-        if (oneByOne || (live && probes.some((p) => p.spec.method.toUpperCase() === "DELETE"))) {
+        const stateful = (p: Probe) =>
+          p.spec.method.toUpperCase() === "DELETE" ||
+          (ctx.model.has(p.spec.operation) && state.accounts?.changesAccount(ctx.model.operation(p.spec.operation)));
+        if (oneByOne || (live && probes.some(stateful))) {
           const out: Exchange[] = [];
           for (const p of probes) out.push(...(await this.batch(ctx, verdict, [p])));
           return out;
@@ -237,11 +257,13 @@ export class Executor {
     }
     verdict.sent += specs.length;
     const sent = await Promise.allSettled(specs.map((spec) => this.transmit(spec)));
+    // What came back is judged (the request a server stopped answering after is a finding) before a request that
+    // could not go (the budget, a stopped target) ends the scenario.
+    for (const [i, x] of sent.entries())
+      if (x.status === "fulfilled") this.judge(verdict, x.value, probes[i]!, ctx.settings.kind === "live");
     const failed = sent.find((x): x is PromiseRejectedResult => x.status === "rejected");
     if (failed) throw failed.reason;
-    const exchanges = sent.map((x) => (x as PromiseFulfilledResult<Exchange>).value);
-    for (const [i, ex] of exchanges.entries()) this.judge(verdict, ex, probes[i]!, ctx.settings.kind === "live");
-    return exchanges;
+    return sent.map((x) => (x as PromiseFulfilledResult<Exchange>).value);
   }
 
   /** Sends one request with its operation's deadline. */

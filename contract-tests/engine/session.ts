@@ -12,7 +12,6 @@ import type { Login, Settings } from "../config/settings.js";
 import { loginOperation, type LoginOperation } from "../model/accounts.js";
 import type { SpecModel } from "../model/model.js";
 import type { Exchange } from "../model/types.js";
-import { authPlan } from "../model/wire.js";
 import type { RequestSpec } from "../transport/target.js";
 import { toRequest } from "./requests.js";
 import { baseValues } from "./values.js";
@@ -59,9 +58,8 @@ export function loginPlan(model: SpecModel, settings: Pick<Settings, "loginOpera
   if (url) return { kind: "token-url", grant: "password", url };
   if (all.some((s) => s.type === "http" && s.httpScheme === "basic")) return { kind: "basic" };
   throw new LoginError(
-    "CONTRACT_USERNAME is set, but the document has no login operation the suite can find (an open POST taking a " +
-      "user name and a password, whose answer holds a token: name it with --login-operation) and no OAuth2 " +
-      "password flow",
+    "the document has no login operation the suite can find for a user name and password (an open POST taking " +
+      "them, whose answer holds a token: name it with --login-operation) and no OAuth2 password flow",
   );
 }
 
@@ -103,7 +101,7 @@ export function loginRequest(model: SpecModel, settings: Settings, plan: LoginPl
 }
 
 /** The token in a login's answer: at the pointer given or found, else named like a token, else a bare string. */
-export function tokenOf(ex: Exchange, pointer: string | undefined): string | undefined {
+function tokenOf(ex: Exchange, pointer: string | undefined): string | undefined {
   const json = ex.response.json;
   if (pointer !== undefined) {
     const v = resolvePointer(json, pointer);
@@ -141,6 +139,3 @@ export function secretOf(plan: LoginPlan, login: Login, ex: Exchange | undefined
     );
   return token;
 }
-
-/** True when some operation of the document asks for a credential a login's token can be (not basic alone). */
-export const needsToken = (model: SpecModel): boolean => model.operations.some((op) => authPlan(op).kind === "placed");

@@ -290,6 +290,17 @@ function referencedMembers(ctx: ScenarioContext, op: OperationEntry): Record<str
  */
 async function ready(ctx: ScenarioContext, op: OperationEntry, depth = 0): Promise<void> {
   if (ctx.settings.kind !== "live" || depth > 3) return;
+  // A body member that refers to another resource needs an identifier an answer named: the listing it comes from
+  // is asked once, when nothing has been listed yet (this run's phases may not list it).
+  for (const r of references(ctx.model, ctx.settings.inferLinks)) {
+    if (r.link.operationId !== op.operationId || ctx.state.successes.get(r.source)?.length) continue;
+    const source = ctx.model.operation(r.source);
+    const v = source.method === "GET" ? base(ctx, source) : undefined;
+    if (v && !isSkip(v))
+      await ctx.send(toRequest(source, v), {
+        cause: `the listing an identifier of ${op.operationId}'s body comes from`,
+      });
+  }
   const linked = linkedValues(ctx, op);
   for (const p of op.parameters.filter((x) => x.in === "path")) {
     const family = familyOf(op.path, p.name);
@@ -315,7 +326,7 @@ export async function readyBase(
  * exists now (created for it when none does): a probe never meets a resource the run already deleted, and a
  * delete is never sent again to what it removed as if it were fresh input.
  */
-export async function substitute(
+async function substitute(
   ctx: ScenarioContext,
   spec: RequestSpec,
   intent: CheckContext["intent"] | undefined,

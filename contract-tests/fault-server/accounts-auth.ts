@@ -12,7 +12,7 @@ import { randomId, signJwt, verifyJwt } from "./accounts-tokens.js";
 const TOKEN_SECONDS = 3600;
 
 /** A new token for `user`, and its lifetime in seconds (`lenient-token-expiry`: the server's short one). */
-export function issueToken(call: Call, user: User, admin = false): { token: string; seconds: number } {
+export function issueToken(call: Call, user: User): { token: string; seconds: number } {
   const seconds = call.faults.has("lenient-token-expiry") ? call.settings.tokenTtlMs / 1000 : TOKEN_SECONDS;
   const iat = Date.now() / 1000;
   const claims = {
@@ -20,7 +20,6 @@ export function issueToken(call: Call, user: User, admin = false): { token: stri
     iat,
     exp: call.faults.has("lenient-token-expiry") ? iat + seconds : Math.floor(iat) + seconds,
     jti: randomId(),
-    ...(admin ? { admin: true as const } : {}),
   };
   return { token: signJwt(call.store.secret, claims), seconds };
 }
@@ -58,13 +57,12 @@ export function authenticate(call: Call): Caller | Unauthenticated {
     if (uses > settings.tokenUses) return fail(401, "Invalid token: the token has expired.");
   }
   const user = store.users.get(claims.sub);
-  const planted = faults.has("admin-via-login-member") && claims.admin === true;
-  if (faults.has("deleted-account-token") && !user) return { username: claims.sub, admin: planted };
+  if (faults.has("deleted-account-token") && !user) return { username: claims.sub, admin: false };
   if (faults.has("deleted-account-token-500") && !user)
     return fail(500, "TypeError: Cannot read properties of undefined (reading 'admin')");
   if (!user || Math.round(claims.iat * 1000) < user.since)
     return fail(401, "Invalid token: its account no longer exists.");
-  return { username: user.username, admin: user.admin || planted };
+  return { username: user.username, admin: user.admin };
 }
 
 const tokenError = (status: number, error: string, description: string): Reply => ({

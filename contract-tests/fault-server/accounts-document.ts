@@ -4,7 +4,7 @@
  * login answering a bearer JWT or an X-Auth-Token key, or an OAuth2 password or client-credentials flow), and
  * come with OpenAPI links between the operations or with none (the suite must then infer them).
  */
-import { writeFileSync } from "node:fs";
+import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ACCOUNTS_AUTH, type AccountsAuth, accountsSchemas, LIMITS, securityScheme } from "./accounts-components.js";
 
@@ -297,6 +297,7 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
 
 /** Writes the document in the flavour `options` asks for as JSON into `dir`; returns its path. */
 export function writeAccountsDocument(dir: string, options: AccountsDocumentOptions = {}): string {
+  mkdirSync(dir, { recursive: true });
   const path = join(dir, `accounts-${options.auth ?? "bearer-login"}${options.links ? "-links" : ""}.openapi.json`);
   writeFileSync(path, JSON.stringify(accountsDocument(options), null, 2));
   return path;

@@ -16,8 +16,6 @@ export interface Claims {
   iat: number;
   exp: number;
   jti: string;
-  /** Set only by the `admin-via-login-member` fault's login. */
-  admin?: true;
 }
 
 /** The planted laxities of the verification. */

@@ -65,8 +65,7 @@ export function loginUser(call: Call): Reply {
   const body = call.body as Record<string, unknown>;
   const user = call.store.users.get(body.username as string);
   if (!user || user.password !== body.password) return fail(401, "The username or password is not correct.");
-  const admin = call.faults.has("admin-via-login-member") && body.admin === true;
-  const { token } = issueToken(call, user, admin);
+  const { token } = issueToken(call, user);
   return { status: 200, body: call.auth === "apikey-login" ? { token } : { auth_token: token } };
 }
 

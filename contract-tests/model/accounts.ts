@@ -64,10 +64,7 @@ function bodyMembers(model: SpecModel, op: OperationEntry): string[] {
 }
 
 /** The user and password members of an operation's body, when it takes both. */
-export function credentialMembers(
-  model: SpecModel,
-  op: OperationEntry,
-): { user: string; password: string } | undefined {
+function credentialMembers(model: SpecModel, op: OperationEntry): { user: string; password: string } | undefined {
   const members = bodyMembers(model, op);
   const password = members.find((m) => PASSWORD_NAMES.test(m));
   const users = members.filter((m) => USER_NAMES.test(m) && m !== password);

@@ -620,11 +620,6 @@ const SHOWN: Record<AccountsFault, (base: string) => Promise<void>> = {
       await status(ask(base, "createOrder", { body: { item_id: ITEMS[0].id, quantity: 9 }, token: a.token })),
     ).toBe(201);
   },
-  "admin-via-login-member": async (base) => {
-    const [a, b] = await pair(base);
-    const token = await login(base, a.username, a.password, { admin: true });
-    expect(await status(ask(base, "deleteUser", { params: { username: b.username }, token }))).toBe(204);
-  },
   "book-list-leaks-secrets": async (base) => {
     const [a, b] = await pair(base);
     const own = await bookOf(base, a);
@@ -660,7 +655,8 @@ describe("each planted fault", () => {
     async (fault) => {
       await SHOWN[fault](server.baseUrl(fault));
       await expect(SHOWN[fault](server.baseUrl())).rejects.toThrow();
-      expect(ACCOUNTS_FAULTS[fault].catches.length).toBeGreaterThan(0);
+      const expected = ACCOUNTS_FAULTS[fault];
+      expect(expected.catches.length + ("strict" in expected ? expected.strict.length : 0)).toBeGreaterThan(0);
     },
   );
 });

@@ -161,18 +161,16 @@ describe.each(["without links", "with links"])("the CRUD server's document %s", 
 });
 
 describe("the accounts server (bearer login, with links)", () => {
-  it("the conforming variant passes; the order family is reached no further than its create (item_id)", () => {
+  it("the conforming variant passes; every family is probed, the order with an item the menu lists", () => {
     const results = runs.get("accounts: conforming")!;
     expect(errors(results)).toEqual([]);
-    expect(phase(results).map((r) => [r.id, r.status, r.sent])).toEqual([
-      // The register, its read, the probe and its read; the password change is another user's (403); the e-mail
-      // change (of the signed-in account, CONTRACT_PARAMS), its read, the probe and its read.
-      ["registerUser/owned-members//users/{username}", "passed", 9],
-      ["createBook/owned-members//books/{book_title}", "passed", 8],
-      ["createOrder/owned-members//orders/{orderId}", "skipped", 1],
+    expect(phase(results).map((r) => [r.id, r.status])).toEqual([
+      ["registerUser/owned-members//users/{username}", "passed"],
+      ["createBook/owned-members//books/{book_title}", "passed"],
+      ["createOrder/owned-members//orders/{orderId}", "passed"],
     ]);
-    expect(phase(results)[2]!.skipReason).toBe("skipped: the create createOrder answered status 404");
-    expect(phase(results)[0]!.notes).toEqual(["not probed: updatePassword answered status 403"]);
+    // The writes to a user's own record (its password, its e-mail) go as a throwaway account the run registered.
+    expect(phase(results).every((r) => (r.sent ?? 0) >= 4)).toBe(true);
   });
 
   it.each(ACCOUNTS_VARIANTS.filter((v) => v !== "conforming"))("%s is caught by its check alone", (fault) => {

@@ -564,12 +564,12 @@ describe("the default request budget", () => {
       ),
     );
 
-  it("scales with the selected operations: 40 per operation on the mock, 25 live, never below 5000 and 400", () => {
+  it("scales with the selected operations: 40 per operation on the mock, 60 live, never below 5000 and 400", () => {
     const big = many(300);
     expect(readSettings({ CONTRACT_SPEC: big }).maxRequests).toBe(12_000);
     expect(
       readSettings({ CONTRACT_SPEC: big, CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }).maxRequests,
-    ).toBe(7_500);
+    ).toBe(18_000);
     // A shard or a selection takes its own share.
     expect(readSettings({ CONTRACT_SPEC: big, CONTRACT_SHARD: "1/2" }).maxRequests).toBe(6_000);
     expect(readSettings({ CONTRACT_SPEC: big, CONTRACT_OPERATIONS: "op1,op2" }).maxRequests).toBe(5_000);

@@ -138,13 +138,14 @@ export class Credentials {
   }
 
   /**
-   * Renews `account`'s credential when it worked and is now refused (401): once per working credential, at most
-   * five times a run per account. True when a new one was got (the request may be sent again with it).
+   * Renews `account`'s credential when it worked and is now refused (401): once per working credential (a renewed
+   * one refused before it worked is a real refusal: no loop), at most fifty times a run per account. True when a new
+   * one was got (the request may be sent again with it).
    */
   async renewAfterRefusal(account: Account): Promise<boolean> {
     if (!this.renew || !this.#worked.has(account)) return false;
     const n = this.#renewals.get(account) ?? 0;
-    if (n >= 5) return false;
+    if (n >= 50) return false;
     this.#renewals.set(account, n + 1);
     this.#worked.delete(account);
     return this.renew(account);
