@@ -46,16 +46,66 @@ function charForms(ch: string): string {
   return `(?:${forms.join("|")})`;
 }
 
+/**
+ * `t` with every encoding a server may echo a secret in undone (JSON escapes, percent-encoding, HTML character
+ * references, `+` for a space): a cheap first look for a secret, whose pattern then replaces it in `t` itself.
+ */
+function decodedForms(t: string): string {
+  return t
+    .replace(/\\[uU]([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\(["\\/bfnrt])/g, (_m, c: string) => ({ b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" })[c] ?? c)
+    .replace(/&#([xX]?)0*([0-9a-fA-F]+);/g, (_m, x: string, n: string) =>
+      String.fromCodePoint(Math.min(Number.parseInt(n, x ? 16 : 10), 0x10ffff)),
+    )
+    .replace(/(?:%[0-9a-fA-F]{2})+/g, (m) => {
+      try {
+        return decodeURIComponent(m);
+      } catch {
+        return m.replace(/%([0-9a-fA-F]{2})/g, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      }
+    });
+}
+
+/** Each secret's pattern, built once (a run's scrubber is built again as it learns tokens). */
+const PATTERNS = new Map<string, RegExp>();
+function patternOf(secret: string): RegExp {
+  let p = PATTERNS.get(secret);
+  if (!p) {
+    p = new RegExp([...secret].map(charForms).join(""), "g");
+    if (PATTERNS.size > 1000) PATTERNS.clear();
+    PATTERNS.set(secret, p);
+  }
+  return p;
+}
+
 /** Builds the scrubber of `secret` (an empty secret scrubs nothing). Short secrets are scrubbed too. */
 export function createScrubber(secret: string | undefined): Scrubber {
-  if (!secret) return { mayContain: () => false, text: (t) => t, value: (v) => v };
-  const source = [...secret].map(charForms).join("");
-  const find = new RegExp(source);
-  const all = new RegExp(source, "g");
-  // Encoded forms need one of these markers in the text; without any, only the plain secret can be there.
-  const markers = ["\\", "%", "&#", ...(secret.includes(" ") ? ["+"] : [])];
-  const mayContain = (t: string) => t.includes(secret) || (markers.some((m) => t.includes(m)) && find.test(t));
-  const text = (t: string) => (mayContain(t) ? t.replace(all, REDACTED) : t);
+  return createScrubberOf(secret ? [secret] : []);
+}
+
+/**
+ * Builds one scrubber of several secrets: one pattern for all of them (a text is scanned once, however many secrets
+ * a run holds), longer secrets first so one holding another is replaced whole.
+ */
+export function createScrubberOf(secrets: readonly string[]): Scrubber {
+  const kept = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
+  if (kept.length === 0) return { mayContain: () => false, text: (t) => t, value: (v) => v };
+  const patterns = kept.map((secret) => ({ secret, all: patternOf(secret) }));
+  // Encoded forms need one of these markers in the text; without any, only a plain secret can be there. With one,
+  // the text decoded once says which secrets may be there: only theirs (slow) patterns run.
+  const markers = ["\\", "%", "&#", ...(kept.some((s) => s.includes(" ")) ? ["+"] : [])];
+  const present = (t: string) => {
+    const decoded = markers.some((m) => t.includes(m)) ? decodedForms(t) : t;
+    // A form writes a space as `+`: a secret with a space is looked for that way too.
+    const spaced = decoded.includes("+") ? decoded.replace(/\+/g, " ") : decoded;
+    return patterns.filter((p) => t.includes(p.secret) || decoded.includes(p.secret) || spaced.includes(p.secret));
+  };
+  const mayContain = (t: string) => present(t).length > 0;
+  const text = (t: string) => {
+    let out = t;
+    for (const p of present(t)) out = out.replace(p.all, REDACTED);
+    return out;
+  };
   const value = <T>(root: T): T => {
     if (typeof root === "string") return text(root) as T;
     // Iterative: a hostile body may nest deeper than the call stack allows.

@@ -5,7 +5,7 @@
  * wire in, is added to the run's scrubber before any request carries it, so no report, log line or error holds one.
  * A token that worked and is then refused (it expired) is renewed once by logging in again, never in a loop.
  */
-import { createScrubber, type Scrubber } from "../../wire/redact.js";
+import { createScrubberOf, type Scrubber } from "../../wire/redact.js";
 import type { Login, Settings } from "../config/settings.js";
 import { encodedForms } from "../model/wire.js";
 
@@ -15,10 +15,11 @@ export type Account = "valid" | "second" | `account-${number}`;
 /** A probe's credential derived from the first account's token (auth phase): never a real account's. */
 export type Forged = "forged-signature" | "alg-none";
 
-/** A scrubber that learns secrets as the run gets them (tokens from logins, passwords of throwaway accounts). */
+/** A scrubber that learns secrets as the run gets them (the tokens its logins get). */
 export class RunScrubber implements Scrubber {
-  #parts: Scrubber[] = [];
+  #forms: string[] = [];
   #known = new Set<string>();
+  #scrubber: Scrubber = createScrubberOf([]);
 
   constructor(secrets: Iterable<string | undefined>) {
     for (const s of secrets) this.add(s);
@@ -28,12 +29,13 @@ export class RunScrubber implements Scrubber {
   add(secret: string | undefined): void {
     if (!secret || this.#known.has(secret)) return;
     this.#known.add(secret);
-    for (const form of [secret, ...encodedForms(secret)]) this.#parts.push(createScrubber(form));
+    this.#forms.push(secret, ...encodedForms(secret));
+    this.#scrubber = createScrubberOf(this.#forms);
   }
 
-  mayContain = (t: string): boolean => this.#parts.some((s) => s.mayContain(t));
-  text = (t: string): string => this.#parts.reduce((acc, s) => s.text(acc), t);
-  value = <T>(v: T): T => this.#parts.reduce((acc, s) => s.value(acc), v);
+  mayContain = (t: string): boolean => this.#scrubber.mayContain(t);
+  text = (t: string): string => this.#scrubber.text(t);
+  value = <T>(v: T): T => this.#scrubber.value(v);
 }
 
 /** The secrets of the settings: keys, passwords and client secrets (user names and client ids are identifiers). */

@@ -272,6 +272,7 @@ export function createTarget(
       throw err instanceof RefusedRequest ? new NotSent({ kind: "boundary", text: scrubber.text(err.message) }) : err;
     }
     const leave = await gate.enter();
+    let exchange: Exchange;
     try {
       const started = Date.now();
       const { outcome: delivered, ticket } = await deliver(built, spec.timeoutMs ?? settings.timeoutMs);
@@ -288,12 +289,7 @@ export function createTarget(
       }
       const response = recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber);
       const outage = await verdict;
-      const account = accountOf(spec.key);
-      if (account) credentials.answered(account, response.status);
-      // A credential that worked and is now refused has expired: logged in again once, the request sent again.
-      if (account && response.status === 401 && !renewed && (await credentials.renewAfterRefusal(account)))
-        return await resend(spec);
-      return {
+      exchange = {
         operation: spec.operation,
         request: built.sent,
         response: outage ? { ...response, outage } : response,
@@ -302,6 +298,13 @@ export function createTarget(
     } finally {
       leave();
     }
+    // Out of the gate (the login and the request sent again take places of their own): a credential that worked and
+    // is now refused has expired, so the account logs in again once and the request goes again.
+    const account = accountOf(spec.key);
+    if (account) credentials.answered(account, exchange.response.status);
+    if (account && exchange.response.status === 401 && !renewed && (await credentials.renewAfterRefusal(account)))
+      return resend(spec);
+    return exchange;
   };
   return {
     kind: settings.kind,
