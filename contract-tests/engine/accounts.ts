@@ -131,7 +131,7 @@ export class Accounts implements AccountBook {
   /** A throwaway account a successful delete ended: its stand-in role goes to a new one, and its token must die. */
   retired(account: Account): void {
     const t = this.throwaways.find((x) => x.account === account);
-    if (!t || !t.alive) return;
+    if (!t?.alive) return;
     t.alive = false;
     for (const [n, pending] of this.#current)
       void pending.then((a) => {

@@ -157,7 +157,7 @@ async function conflict(
 /** After another account's write that sent a password to an account's own resource: the owner still logs in. */
 async function passwordKept(ctx: ScenarioContext, u: OperationEntry, victim: Held, sent: Record<string, unknown>) {
   if (!victim.login || !Object.keys(sent).some((k) => PASSWORD.test(k))) return;
-  let spec;
+  let spec: ReturnType<typeof loginRequest>;
   try {
     spec = loginRequest(ctx.model, ctx.settings, loginPlan(ctx.model, ctx.settings, victim.login), victim.login);
   } catch {
