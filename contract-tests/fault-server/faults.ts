@@ -1,7 +1,14 @@
 /** The catalogue of faults the local server can inject, each with the checks that must catch it. */
+import type { PhaseId } from "../model/phases.js";
 
 /** What a fault must produce: the checks that must fail (`catches`) and others that see it too (`alsoFlags`). */
 export interface FaultExpectation {
+  /**
+   * The phases that reach it: its run in npm test selects only these (a whole run reaches it too, and its other
+   * phases are held to no false alarm by the whole runs against the conforming and lenient servers), so that the
+   * matrix of some fifty runs stays within the test's time.
+   */
+  phases: PhaseId[];
   catches: string[];
   alsoFlags?: string[];
   /** Only a document with `GET /v1/browser/requests/{id}` (the self-test's copy) exercises it. */
@@ -22,31 +29,34 @@ export interface FaultExpectation {
  * check would be a false positive.
  */
 export const FAULTS = {
-  "string-field-types": { catches: ["field_type_discrepancy", "response_schema_conformance"] },
-  "colliding-type-codes": { catches: ["field_type_discrepancy"] },
-  "reordered-fields": { catches: ["field_tree_pairing"] },
-  "wrong-schema-id": { catches: ["schema_update_echo"] },
+  "string-field-types": { phases: ["examples"], catches: ["field_type_discrepancy", "response_schema_conformance"] },
+  "colliding-type-codes": { phases: ["examples"], catches: ["field_type_discrepancy"] },
+  "reordered-fields": { phases: ["examples"], catches: ["field_tree_pairing"] },
+  "wrong-schema-id": { phases: ["examples"], catches: ["schema_update_echo"] },
   // A lost write: a description sent and answered as null (null is no claim where the server derives a value, but
   // an update's answer that drops what the client just wrote is lost data).
-  "description-dropped": { catches: ["schema_update_echo"] },
-  "undocumented-status": { catches: ["status_code_conformance"] },
+  "description-dropped": { phases: ["examples"], catches: ["schema_update_echo"] },
+  "undocumented-status": { phases: ["examples"], catches: ["status_code_conformance"] },
   "wrong-id-prefix": {
+    phases: ["examples"],
     catches: ["response_schema_conformance"],
     alsoFlags: ["positive_data_acceptance", "resource_availability"],
   },
-  "missing-required-field": { catches: ["response_schema_conformance"] },
-  "html-content-type": { catches: ["content_type_conformance"] },
-  "link-count-mismatch": { catches: ["sitemap_link_count"] },
-  "wrong-sitemap-url": { catches: ["sitemap_url_echo"] },
-  "always-from-cache": { catches: ["sitemap_cache_disabled"] },
-  "unreachable-answers-200": { catches: ["sitemap_unreachable"] },
+  "missing-required-field": { phases: ["examples"], catches: ["response_schema_conformance"] },
+  "html-content-type": { phases: ["examples"], catches: ["content_type_conformance"] },
+  "link-count-mismatch": { phases: ["examples"], catches: ["sitemap_link_count"] },
+  "wrong-sitemap-url": { phases: ["examples"], catches: ["sitemap_url_echo"] },
+  "always-from-cache": { phases: ["positive"], catches: ["sitemap_cache_disabled"] },
+  "unreachable-answers-200": { phases: ["semantics"], catches: ["sitemap_unreachable"] },
   "server-error-on-bad-input": {
+    phases: ["negative"],
     catches: ["not_a_server_error", "negative_data_rejection"],
     // Its empty 500 for a malformed id breaks the get-by-id's documented 500 (JSON) of the copy; an identifier
     // past the 64-bit edge is bad input too: its 500 is also an unknown identifier not refused.
     alsoFlags: ["status_code_conformance", "content_type_conformance", "unknown_resource"],
   },
   "accepts-invalid-input": {
+    phases: ["negative"],
     catches: ["negative_data_rejection"],
     alsoFlags: [
       "response_schema_conformance",
@@ -57,55 +67,65 @@ export const FAULTS = {
     ],
   },
   "ignores-content-type": {
+    phases: ["negative"],
     catches: ["negative_data_rejection"],
     alsoFlags: ["undocumented_properties"],
     strict: true,
   },
-  "rejects-valid-input": { catches: ["positive_data_acceptance"] },
-  "rejects-boundary-page-size": { catches: ["positive_data_acceptance"] },
-  "ignores-auth": { catches: ["ignored_auth"] },
-  "empty-key-accepted": { catches: ["ignored_auth"] },
-  "wrong-key-accepted": { catches: ["ignored_auth"] },
-  "wrong-total-pages": { catches: ["listing_total_pages"] },
-  "wrong-defaults": { catches: ["listing_defaults"], alsoFlags: ["listing_page_size"] },
-  "short-pages": { catches: ["listing_page_size"], alsoFlags: ["listing_pages_disjoint"] },
-  "overlapping-pages": { catches: ["listing_pages_disjoint"], alsoFlags: ["listing_page_size"] },
-  "ignores-status-filter": { catches: ["listing_status_filter"] },
-  "ignores-ids-filter": { catches: ["listing_ids_filter"], alsoFlags: ["unknown_resource"] },
+  "rejects-valid-input": { phases: ["examples"], catches: ["positive_data_acceptance"] },
+  "rejects-boundary-page-size": { phases: ["positive"], catches: ["positive_data_acceptance"] },
+  "ignores-auth": { phases: ["auth"], catches: ["ignored_auth"] },
+  "empty-key-accepted": { phases: ["auth"], catches: ["ignored_auth"] },
+  "wrong-key-accepted": { phases: ["auth"], catches: ["ignored_auth"] },
+  "wrong-total-pages": { phases: ["examples"], catches: ["listing_total_pages"] },
+  "wrong-defaults": { phases: ["examples"], catches: ["listing_defaults"], alsoFlags: ["listing_page_size"] },
+  "short-pages": { phases: ["examples"], catches: ["listing_page_size"], alsoFlags: ["listing_pages_disjoint"] },
+  "overlapping-pages": { phases: ["semantics"], catches: ["listing_pages_disjoint"], alsoFlags: ["listing_page_size"] },
+  "ignores-status-filter": { phases: ["examples"], catches: ["listing_status_filter"] },
+  "ignores-ids-filter": {
+    phases: ["examples", "positive"],
+    catches: ["listing_ids_filter"],
+    alsoFlags: ["unknown_resource"],
+  },
   "existing-ids-404": {
+    phases: ["examples", "links"],
     catches: ["resource_availability", "positive_data_acceptance"],
     alsoFlags: ["status_code_conformance"],
   },
-  "error-not-null": { catches: ["listing_error_null"], alsoFlags: ["response_schema_conformance"] },
-  "leaks-other-accounts": { catches: ["account_isolation"], needsSecondKey: true },
-  "by-id-missing-field": { catches: ["response_schema_conformance"], needsById: true },
-  "by-id-unknown-200": { catches: ["unknown_resource"], needsById: true },
-  "by-id-ignores-auth": { catches: ["ignored_auth"], needsById: true },
+  "error-not-null": {
+    phases: ["examples"],
+    catches: ["listing_error_null"],
+    alsoFlags: ["response_schema_conformance"],
+  },
+  "leaks-other-accounts": { phases: ["isolation"], catches: ["account_isolation"], needsSecondKey: true },
+  "by-id-missing-field": { phases: ["examples"], catches: ["response_schema_conformance"], needsById: true },
+  "by-id-unknown-200": { phases: ["unknown-ids"], catches: ["unknown_resource"], needsById: true },
+  "by-id-ignores-auth": { phases: ["examples", "auth"], catches: ["ignored_auth"], needsById: true },
   // Caught by the edges phase's large valid values (the positive phase keeps integers near their default).
-  "large-page-size-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "large-page-size-500": { phases: ["edges"], catches: ["not_a_server_error", "status_code_conformance"] },
   // Caught by the document's state rules (BrowserRequest and Action allOf if/then), with no module code.
-  "pending-completed-at": { catches: ["response_schema_conformance"] },
-  "wait-output": { catches: ["response_schema_conformance"] },
+  "pending-completed-at": { phases: ["examples"], catches: ["response_schema_conformance"] },
+  "wait-output": { phases: ["examples"], catches: ["response_schema_conformance"] },
   // Faults of the wire after the status line, in the listing's answers (see TRANSPORT_FAULTS): the target's errors.
-  "bad-gzip": { catches: ["response_readable"] },
-  "bad-deflate": { catches: ["response_readable"] },
-  "bad-br": { catches: ["response_readable"] },
-  "cut-body": { catches: ["response_readable"] },
-  "long-content-length": { catches: ["response_readable"] },
+  "bad-gzip": { phases: ["examples"], catches: ["response_readable"] },
+  "bad-deflate": { phases: ["examples"], catches: ["response_readable"] },
+  "bad-br": { phases: ["examples"], catches: ["response_readable"] },
+  "cut-body": { phases: ["examples"], catches: ["response_readable"] },
+  "long-content-length": { phases: ["examples"], catches: ["response_readable"] },
   // fetch reads the declared bytes and drops the rest: what it keeps is cut JSON (see docs/contract-suite.md).
-  "short-content-length": { catches: ["content_type_conformance"] },
-  "non-utf8-json": { catches: ["response_readable"] },
-  "stalled-body": { catches: ["response_readable"], timeoutMs: 1000 },
+  "short-content-length": { phases: ["examples"], catches: ["content_type_conformance"] },
+  "non-utf8-json": { phases: ["examples"], catches: ["response_readable"] },
+  "stalled-body": { phases: ["examples"], catches: ["response_readable"], timeoutMs: 1000 },
   // A documented 500 (the copy lists one for the get-by-id) describes a failure; it does not allow one.
-  "documented-500": { catches: ["not_a_server_error"], needsById: true },
+  "documented-500": { phases: ["examples"], catches: ["not_a_server_error"], needsById: true },
   // The listing fails whatever it is asked: the failure of the base is reported, not a missing validation per invalid
   // input.
-  "base-request-500": { catches: ["not_a_server_error", "status_code_conformance"] },
+  "base-request-500": { phases: ["examples"], catches: ["not_a_server_error", "status_code_conformance"] },
   // Value classes: null for a nullable member, text outside ASCII, a 64-bit page number, several states in one filter.
-  "null-cache-age-500": { catches: ["not_a_server_error", "status_code_conformance"] },
-  "non-ascii-500": { catches: ["not_a_server_error", "status_code_conformance"] },
-  "int64-page-500": { catches: ["not_a_server_error", "status_code_conformance"] },
-  "first-status-only": { catches: ["listing_status_filter"] },
+  "null-cache-age-500": { phases: ["edges"], catches: ["not_a_server_error", "status_code_conformance"] },
+  "non-ascii-500": { phases: ["edges"], catches: ["not_a_server_error", "status_code_conformance"] },
+  "int64-page-500": { phases: ["edges"], catches: ["not_a_server_error", "status_code_conformance"] },
+  "first-status-only": { phases: ["semantics"], catches: ["listing_status_filter"] },
 } satisfies Record<string, FaultExpectation>;
 
 /** The faults the server injects on the wire, in the listing's answers, after a correct status line and headers. */

@@ -1,7 +1,8 @@
 /**
  * The whole suite (every scenario, run in this process by the engine npm run contract uses) against the
  * fault-injecting server, one run per fault of the catalogue: each fault is caught by the checks that must catch
- * it and by no others, the ones injected into an operation added to the document copy included. The conforming and
+ * it and by no others in the phases that reach it (named in the catalogue: the whole runs are the conforming and
+ * lenient servers'), the ones injected into an operation added to the document copy included. The conforming and
  * lenient servers are in conforming-servers.test.ts, other security schemes in security-schemes.test.ts (the runs
  * are split over three files so that the test workers share them).
  */
@@ -14,6 +15,7 @@ const runs = faultRuns((server) =>
     f,
     {
       CONTRACT_BASE_URL: server.baseUrl(f as keyof typeof FAULTS),
+      CONTRACT_PHASES: e.phases.join(","),
       ...("strict" in e ? { CONTRACT_STRICT: "1" } : {}),
       ...("timeoutMs" in e ? { CONTRACT_TIMEOUT_MS: String(e.timeoutMs) } : {}),
     },
