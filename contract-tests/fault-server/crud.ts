@@ -8,31 +8,35 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CRUD_KEY_HEADER } from "./crud-document.js";
+import type { PhaseId } from "../model/phases.js";
 
 /** The key the CRUD server accepts. */
 export const CRUD_SERVER_KEY = "crud-server-secret-key-5e91d0";
 
-/** Each planted fault, with the check of the suite that must catch it. */
+/**
+ * Each planted fault, with the check of the suite that must catch it and the phases that reach it (its self-test
+ * runs only those; the conforming variant's whole runs guard every other phase against false alarms).
+ */
 export const CRUD_FAULTS = {
-  "read-after-delete-500": { catchers: ["use_after_free", "not_a_server_error"] },
-  "unknown-read-500": { catchers: ["unknown_resource", "not_a_server_error"] },
-  "update-without-optional-500": { catchers: ["not_a_server_error"] },
-  "delete-keeps": { catchers: ["use_after_free"] },
-  "update-not-persisted": { catchers: ["update_persisted"] },
-  "list-omits-created": { catchers: ["listed_after_create"] },
-  "id-read-as-string": { catchers: ["resource_availability", "response_schema_conformance"] },
-  "delete-ignores-missing-key": { catchers: ["ignored_auth"] },
-  "updated-at-writable": { catchers: ["server_owned_member"] },
-  "owner-from-body": { catchers: ["server_owned_member"] },
-  "password-in-response": { catchers: ["write_only_exposed"] },
-  "quote-500": { catchers: ["not_a_server_error", "status_code_conformance"] },
-  "nul-500": { catchers: ["not_a_server_error", "status_code_conformance"] },
-  "template-evaluated": { catchers: ["hostile_input"] },
-  "quote-breaks-json": { catchers: ["content_type_conformance"] },
-  "html-escaped": { catchers: ["hostile_input"] },
-  "nul-truncated": { catchers: ["hostile_input"] },
-  "escaped-on-read": { catchers: ["hostile_input"] },
-} as const satisfies Record<string, { catchers: readonly string[] }>;
+  "read-after-delete-500": { phases: ["lifecycle"], catchers: ["use_after_free", "not_a_server_error"] },
+  "unknown-read-500": { phases: ["unknown-ids"], catchers: ["unknown_resource", "not_a_server_error"] },
+  "update-without-optional-500": { phases: ["positive"], catchers: ["not_a_server_error"] },
+  "delete-keeps": { phases: ["lifecycle", "links"], catchers: ["use_after_free"] },
+  "update-not-persisted": { phases: ["lifecycle"], catchers: ["update_persisted"] },
+  "list-omits-created": { phases: ["lifecycle"], catchers: ["listed_after_create"] },
+  "id-read-as-string": { phases: ["lifecycle"], catchers: ["resource_availability", "response_schema_conformance"] },
+  "delete-ignores-missing-key": { phases: ["auth"], catchers: ["ignored_auth"] },
+  "updated-at-writable": { phases: ["owned-members"], catchers: ["server_owned_member"] },
+  "owner-from-body": { phases: ["owned-members"], catchers: ["server_owned_member"] },
+  "password-in-response": { phases: ["owned-members"], catchers: ["write_only_exposed"] },
+  "quote-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
+  "nul-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
+  "template-evaluated": { phases: ["hostile"], catchers: ["hostile_input"] },
+  "quote-breaks-json": { phases: ["hostile"], catchers: ["content_type_conformance"] },
+  "html-escaped": { phases: ["hostile"], catchers: ["hostile_input"] },
+  "nul-truncated": { phases: ["hostile"], catchers: ["hostile_input"] },
+  "escaped-on-read": { phases: ["hostile"], catchers: ["hostile_input"] },
+} as const satisfies Record<string, { phases: readonly PhaseId[]; catchers: readonly string[] }>;
 
 /** A planted fault of the CRUD server. */
 export type CrudFault = keyof typeof CRUD_FAULTS;
