@@ -292,9 +292,11 @@ export const OPTIONS: readonly OptionDef[] = [
     env: "CONTRACT_WORKERS",
     key: "workers",
     kind: { type: "integer", min: 1, max: 64 },
-    default: "4",
+    default: "8 live, 4 mock",
     value: "<n>",
-    description: "How many requests the suite has in flight at once (1 sends one at a time).",
+    description:
+      "How many requests the suite has in flight at once (1 sends one at a time); the defaults are measured " +
+      "(npm run bench:workers).",
     aliases: ["concurrency", "parallel", "jobs"],
   },
   {

@@ -107,7 +107,7 @@ describe("readSettings", () => {
       baseUrl: "https://staging.example.com",
       maxRequests: DEFAULT_MAX_REQUESTS.live,
       examples: 4,
-      workers: 4,
+      workers: 8,
     });
     expect(readSettings({ ...live, CONTRACT_WORKERS: "64" }).workers).toBe(64);
   });
