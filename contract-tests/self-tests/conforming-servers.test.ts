@@ -222,7 +222,11 @@ describe("a run that must stop early still gives a verdict", () => {
     expect(requests).toBeLessThanOrEqual(10);
     const stopped = results.filter((r) => r.skipReason?.includes("CONTRACT_MAX_REQUESTS"));
     expect(stopped.length).toBeGreaterThan(results.length / 2);
-    expect(stopped[0]!.skipReason).toBe("skipped: the request budget of 10 is spent (CONTRACT_MAX_REQUESTS)");
+    // Which scenario the budget stops first depends on the workers; each says why (the clean-up's share included).
+    for (const r of stopped)
+      expect(r.skipReason).toMatch(
+        /^skipped: the request budget of 10 is spent \(CONTRACT_MAX_REQUESTS\)(, but for what the clean-up needs)?$/,
+      );
   });
 
   it(
