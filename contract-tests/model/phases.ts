@@ -33,6 +33,11 @@ export interface PhaseRow {
   scope: PhaseScope;
   /** It runs whatever `--phases` selects (the clean-up of what a live run created). */
   always?: boolean;
+  /**
+   * A security phase: the risk it tests (OWASP API Security Top 10, 2023), and why it sends nothing to an operation
+   * when it planned no scenario of it (the report's per-operation security lines read both).
+   */
+  security?: { risk: string; absent: string };
 }
 
 /** Every phase, in the order a run plans an operation's scenarios. */
@@ -61,6 +66,7 @@ export const PHASES = [
     tests: "no key, an empty key, a wrong key and (a JWT) the run's own token forged are each refused with a 4xx",
     needs: [],
     scope: "operation",
+    security: { risk: "API2 broken authentication", absent: "the operation has no security requirement to probe" },
   },
   {
     id: "links",
@@ -74,6 +80,10 @@ export const PHASES = [
     tests: "another account's key never sees this account's records",
     needs: ["second-account", "live-target"],
     scope: "operation",
+    security: {
+      risk: "API1 object-level authorization (reads)",
+      absent: "it reads no records an account owns",
+    },
   },
   {
     id: "unsupported-method",
@@ -88,6 +98,10 @@ export const PHASES = [
       "nullable value and text outside ASCII are accepted",
     needs: [],
     scope: "operation",
+    security: {
+      risk: "API4 unrestricted resource consumption (a request that freezes the server)",
+      absent: "it takes no value with an edge to reach",
+    },
   },
   {
     id: "hostile",
@@ -96,6 +110,10 @@ export const PHASES = [
       "answer, never a 5xx, and a write reads them back exactly as written",
     needs: ["live-target"],
     scope: "operation",
+    security: {
+      risk: "injection through schema-valid strings",
+      absent: "no string member or parameter of it lets a hostile string through",
+    },
   },
   {
     id: "semantics",
@@ -118,6 +136,10 @@ export const PHASES = [
       "create or an update, do not take effect (mass assignment)",
     needs: ["live-target", "producer"],
     scope: "resource",
+    security: {
+      risk: "API3 object property level authorization (mass assignment)",
+      absent: "no create or update of a resource the run created with a member the server owns reaches it",
+    },
   },
   {
     id: "authorization",
@@ -126,6 +148,10 @@ export const PHASES = [
       "created are refused and take no effect; an update changes the resource its path names, not the caller's own",
     needs: ["second-account", "live-target", "producer"],
     scope: "resource",
+    security: {
+      risk: "API1 object-level authorization (writes)",
+      absent: "no resource the run's own account created reaches it",
+    },
   },
   {
     id: "unknown-ids",

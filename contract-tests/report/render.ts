@@ -27,6 +27,7 @@ import {
   type Reach,
   type ReachInput,
 } from "./reach.js";
+import { computeSecurity, securityText, type OperationSecurity } from "./security.js";
 
 /**
  * Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file.
@@ -93,6 +94,8 @@ export interface RunReport {
    * behind.
    */
   notes?: Array<{ scenario: string; text: string }>;
+  /** Per selected operation, which security checks ran and why the others did not (absent in older reports). */
+  security?: OperationSecurity[];
 }
 
 /** What a run cut short left out. */
@@ -186,6 +189,10 @@ export function buildReport(
     baseline: { path: baseline.path ?? null, expired, fixed, ...(oldFormat ? { oldFormat } : {}) },
     internalErrors,
     ...(notes.length ? { notes } : {}),
+    security: computeSecurity(
+      reach.operations.map((o) => o.operationId),
+      results,
+    ),
   };
 }
 
@@ -267,6 +274,7 @@ export function formatText(report: RunReport): string {
   const findingsOf = byOperation(report.findings);
   const acceptedOf = byOperation(report.accepted);
   const skippedOf = byOperation(report.skipped);
+  const securityOf = new Map((report.security ?? []).map((s) => [s.operationId, s]));
   for (const { id: op, label } of operationsOf(report)) {
     const own = [...(findingsOf.get(op) ?? [])].sort((a, b) =>
       a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1,
@@ -289,6 +297,8 @@ export function formatText(report: RunReport): string {
     const reached = reachOf.get(op);
     if (reached) out.push(`  ${t(operationReachText(reached))}`);
     else if (listed.has(op)) out.push("  not selected in this run");
+    const security = securityOf.get(op);
+    if (security) out.push(`  ${t(securityText(security))}`);
   }
   for (const e of report.internalErrors)
     out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
@@ -465,6 +475,28 @@ export function formatMarkdown(report: RunReport): string {
     "",
     "</details>",
   );
+  const security = report.security ?? [];
+  if (security.length)
+    add(
+      "",
+      `<details><summary>Security checks: ${security.filter((o) => o.ran.length > 0).length} of ${security.length} ` +
+        "operation(s) probed</summary>",
+      "",
+      "| operation | ran | not run, and why |",
+      "|---|---|---|",
+      security
+        .slice(0, MAX_MARKDOWN_REACH_ROWS)
+        .map(
+          (o) =>
+            `| ${cell(o.operationId)} | ${o.ran.join(", ") || "none"} | ` +
+            `${o.notRun.map((n) => `${n.phase}: ${cell(n.reason)}`).join("; ")} |`,
+        ),
+      security.length > MAX_MARKDOWN_REACH_ROWS
+        ? ["", `(${security.length - MAX_MARKDOWN_REACH_ROWS} more in contract-report.json)`]
+        : [],
+      "",
+      "</details>",
+    );
   if (report.skipped.length)
     add(
       "",

@@ -207,3 +207,50 @@ describe("the baseline file", () => {
     );
   });
 });
+
+describe("the security checks of each operation", () => {
+  const two = [
+    { operationId: "createBook", method: "POST", path: "/books" },
+    { operationId: "updateBook", method: "PUT", path: "/books/{title}" },
+  ];
+  const ran = (phase: string, answered: Record<string, number[]>, operation = "createBook") =>
+    result(`${operation}/${phase}`, [], { phase, operation, answered });
+  const skipped = (phase: string, operation: string, skip: ScenarioResult["skip"], skipReason: string) =>
+    result(`${operation}/${phase}`, [], { phase, operation, status: "skipped", exchanges: 0, skip, skipReason });
+
+  it("says which ran (a resource phase on every operation it answered for) and why each other did not", () => {
+    const results = [
+      ran("auth", { createBook: [401] }),
+      ran("auth", { updateBook: [401] }, "updateBook"),
+      // The authorization phase's scenario is named after the create and answers for the update as well.
+      ran("authorization", { createBook: [201], updateBook: [403] }),
+      ran("hostile", { createBook: [201] }),
+      skipped("hostile", "updateBook", { kind: "not-applicable", text: "no string to send" }, "skipped: no string"),
+      skipped("isolation", "createBook", { kind: "needs", need: "live-target" }, "skipped: needs a live target"),
+    ];
+    const report = buildReport(target, two, results, { entries: [] }, 4);
+    const [create, update] = report.security!;
+    expect(create).toMatchObject({ operationId: "createBook", ran: ["auth", "hostile", "authorization"] });
+    expect(update!.ran).toEqual(["auth", "authorization"]);
+    const why = Object.fromEntries(update!.notRun.map((n) => [n.phase, n.reason]));
+    expect(why.hostile).toBe("no string to send");
+    // Every isolation scenario needed a live target: so did the one this operation never had.
+    expect(why.isolation).toMatch(/^needs a live target/);
+    expect(why["owned-members"]).toMatch(/^the run had no scenario of this phase/);
+    expect(why.edges).toMatch(/^the run had no scenario of this phase/);
+    expect(formatText(report)).toContain(
+      "  security checks: ran auth, authorization; not run: isolation (needs a live target",
+    );
+    expect(formatMarkdown(report)).toMatch(/\| updateBook \| auth, authorization \| isolation: needs a live target/);
+  });
+
+  it("gives a phase that planned nothing for an operation the phase's own reason, and none that ran nothing", () => {
+    const results = [ran("owned-members", { createBook: [201] })];
+    const update = buildReport(target, two, results, { entries: [] }, 1).security![1]!;
+    expect(update.ran).toEqual([]);
+    expect(update.notRun.find((n) => n.phase === "owned-members")?.reason).toMatch(/no create or update/);
+    expect(formatText(buildReport(target, two, results, { entries: [] }, 1))).toContain(
+      "security checks: ran none; not run:",
+    );
+  });
+});

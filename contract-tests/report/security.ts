@@ -1,0 +1,86 @@
+/**
+ * Which security checks ran on each operation, and why the others did not: the security phases of the phase table
+ * (model/phases.ts, the rows with `security`), read from the run's results. A phase ran on an operation when a
+ * scenario of it got an HTTP answer from that operation (a resource phase's scenario answers for every operation of
+ * its family); it did not when its scenarios of the operation were skipped (their reason), when every scenario of
+ * the phase wanted what the run has not got (that reason), when the run selected no scenario of the phase
+ * (--phases), or when the phase planned nothing for the operation (the row's `absent`).
+ */
+import { PHASES, type PhaseRow } from "../model/phases.js";
+import { skipText } from "../model/skip.js";
+import type { ScenarioResult } from "../model/types.js";
+
+/** One operation's security checks (`security` of contract-report.json). */
+export interface OperationSecurity {
+  operationId: string;
+  /** The security phases that got an answer from it, in the table's order. */
+  ran: string[];
+  /** The others, each with why it sent nothing here. */
+  notRun: Array<{ phase: string; reason: string }>;
+}
+
+const SECURITY_PHASES = (PHASES as readonly PhaseRow[]).filter(
+  (p): p is PhaseRow & { security: NonNullable<PhaseRow["security"]> } => p.security !== undefined,
+);
+
+/** Why a phase sent nothing to an operation, from its skipped scenarios of it (their distinct reasons). */
+function skippedReason(own: readonly ScenarioResult[]): string | undefined {
+  const reasons = [
+    ...new Set(
+      own
+        .filter((r) => r.status === "skipped")
+        .map((r) => (r.skip ? skipText(r.skip) : (r.skipReason ?? "skipped")).replace(/^skipped: /, "")),
+    ),
+  ];
+  return reasons.length ? reasons.join("; ") : undefined;
+}
+
+/** The security lines of `operations` (the run's selected operations, in the report's order). */
+export function computeSecurity(
+  operations: readonly string[],
+  results: readonly ScenarioResult[],
+): OperationSecurity[] {
+  // Indexed once (a large document has thousands of operations and tens of thousands of scenarios).
+  const phases = new Set<string>();
+  const answered = new Set<string>();
+  const own = new Map<string, ScenarioResult[]>();
+  const key = (phase: string, operation: string) => `${phase}\u0000${operation}`;
+  for (const r of results) {
+    phases.add(r.phase);
+    for (const [op, statuses] of Object.entries(r.answered ?? {}))
+      if (statuses.length > 0) answered.add(key(r.phase, op));
+    const k = key(r.phase, r.operation);
+    const list = own.get(k);
+    if (list) list.push(r);
+    else own.set(k, [r]);
+  }
+  // A phase whose every scenario wanted what the run has not got (a second account, a live target): that is why
+  // it sent nothing to any operation, including those of a family its scenarios are not named after.
+  const runWide = new Map<string, string>();
+  for (const row of SECURITY_PHASES) {
+    const all = results.filter((r) => r.phase === row.id);
+    if (all.length > 0 && all.every((r) => r.status === "skipped" && r.skip?.kind === "needs"))
+      runWide.set(row.id, skippedReason(all.slice(0, 1))!);
+  }
+  return operations.map((operationId) => {
+    const out: OperationSecurity = { operationId, ran: [], notRun: [] };
+    for (const row of SECURITY_PHASES) {
+      if (answered.has(key(row.id, operationId))) {
+        out.ran.push(row.id);
+        continue;
+      }
+      const reason = phases.has(row.id)
+        ? (skippedReason(own.get(key(row.id, operationId)) ?? []) ?? runWide.get(row.id) ?? row.security.absent)
+        : "the run had no scenario of this phase (--phases, or nothing in the document it applies to)";
+      out.notRun.push({ phase: row.id, reason });
+    }
+    return out;
+  });
+}
+
+/** One operation's security line in the text report. */
+export function securityText(s: OperationSecurity): string {
+  const ran = s.ran.length ? `ran ${s.ran.join(", ")}` : "ran none";
+  const notRun = s.notRun.map((n) => `${n.phase} (${n.reason})`).join("; ");
+  return `security checks: ${ran}${notRun ? `; not run: ${notRun}` : ""}`;
+}
