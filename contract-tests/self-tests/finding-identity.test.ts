@@ -12,6 +12,7 @@ import { sendJson, startServer, type TestServer } from "../../src/test/support/s
 import { runContract } from "../cli/contract-run.js";
 import { readSettings } from "../config/settings.js";
 import { exchange, model } from "../fixtures/exchanges.js";
+import { FAULT_SERVER_KEY, startFaultServer } from "../fault-server/server.js";
 import { causeOf, distinct, masked, serverWords, signatureOf } from "../model/finding-identity.js";
 import type { CheckContext, Exchange, Finding, ScenarioResult } from "../model/types.js";
 import { ALL_CHECKS } from "../modules/index.js";
@@ -394,5 +395,42 @@ describe("a run against a server with two causes of one 500", () => {
     const run = buildReport(target, [], results, { ...loadBaseline(baselinePath), path: baselinePath }, 1);
     expect(run.accepted).toHaveLength(2);
     expect(run.baseline.oldFormat).toBe(1);
+  });
+});
+
+describe("the fault server's three causes of a 500 on one operation", () => {
+  it("are three findings or more, each with its own input, example and the server's own words", async () => {
+    const server = await startFaultServer();
+    try {
+      // Two planted faults: a null cache age crashes createSitemapRequest in its words, any invalid input in others
+      // (a wrong type, a missing body, ...): each input its own finding.
+      const { results } = await runContract(
+        readSettings({
+          CONTRACT_BASE_URL: server.baseUrl("null-cache-age-500", "server-error-on-bad-input"),
+          CONTRACT_API_KEY: FAULT_SERVER_KEY,
+          CONTRACT_PARAMS: JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" }),
+          CONTRACT_PHASES: "edges,negative",
+          CONTRACT_OPERATIONS: "createSitemapRequest",
+          CONTRACT_REPORTS_DIR: tempDir("finding-identity-run-"),
+        }),
+      );
+      const crashes = buildReport(target, ops, results, { entries: [] }, 1).findings.filter(
+        (f) => f.check === "not_a_server_error" && f.operation === "createSitemapRequest",
+      );
+      const causes = new Set(crashes.map((f) => f.cause));
+      expect(causes.size, [...causes].join("\n")).toBe(crashes.length);
+      expect(crashes.length).toBeGreaterThanOrEqual(3);
+      expect(causes).toContain("body member max_cache_age: null (the schema is nullable)");
+      expect(causes).toContain("url: integer where the schema allows string");
+      expect(causes).toContain("no body where one is required");
+      // Each example is its own request, and says what the server said to it.
+      expect(new Set(crashes.map((f) => f.curl)).size).toBe(crashes.length);
+      expect(crashes.find((f) => f.cause?.startsWith("body member max_cache_age"))?.received).toContain(
+        "Nullable object must have a value.",
+      );
+      expect(crashes.find((f) => f.cause === "no body where one is required")?.received).toContain("boom");
+    } finally {
+      await server.stop();
+    }
   });
 });
