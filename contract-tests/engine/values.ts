@@ -1,13 +1,14 @@
 /**
- * Where every value of a request comes from, in one module: the settings (CONTRACT_PARAMS), links from earlier
- * successful answers (written or inferred), resources the run created, documented examples, generated data.
+ * Where every value of a request comes from: the settings (CONTRACT_PARAMS), links from earlier successful answers
+ * (written or inferred), resources the run created, documented examples, generated data (and, through
+ * body-values.ts, the body members a live run fills from the run itself: identifiers the client chooses, references).
  * On a live target an operation that changes data takes only identifiers the settings name or of resources the
  * run created that still exist; what it needs and does not have, it creates first (`ready`). Each function
  * returns the values, or the typed reason the scenario cannot have them (never throws one).
  */
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
 import { configuredValue, type Settings } from "../config/settings.js";
-import { evaluate, familyOf, linkParameter, linksFrom, linksTo } from "../model/links.js";
+import { evaluate, familyOf, linkParameter, linksTo } from "../model/links.js";
 import { references } from "../model/references.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
@@ -17,6 +18,7 @@ import type { RequestSpec } from "../transport/target.js";
 import { dotSegmentIn } from "../transport/boundary.js";
 import { jsonType, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
+import { freshIdentifiers, referencedMembers } from "./body-values.js";
 import { bucketOf, emptyValues, exampleProblem, expandPath, toRequest, wireLoss, type Values } from "./requests.js";
 import { aliveOf, isAlive, isDeleted, producersOf, type Resource } from "./resources.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -209,79 +211,6 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
   // identifier the client chooses (a title, a user name) a fresh one: the document's example is taken already.
   values.body = { value: { ...values.body!.value, ...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op) } };
   return values;
-}
-
-/**
- * The body member of `op` through which the client chooses the identifier a producer link reads (`$request.body#/x`,
- * or `$response.body#/x` where the request sends `x` too), or undefined.
- */
-export function chosenMember(ctx: ScenarioContext, op: OperationEntry, expr: unknown): string | undefined {
-  const pointer = planOf(op).body?.pointer;
-  const m = typeof expr === "string" ? /^\$(request|response)\.body#\/([^/]+)$/.exec(expr) : null;
-  if (!pointer || !m) return undefined;
-  const member = m[2]!.replace(/~1/g, "/").replace(/~0/g, "~");
-  const { schema } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
-  return Object.hasOwn((schema?.properties ?? {}) as object, member) ? member : undefined;
-}
-
-/** Values a live run has chosen for identifiers the client chooses, so none is chosen twice. */
-const CHOSEN = new WeakMap<object, Set<string>>();
-
-/**
- * Fresh values for the body members of a create that choose its resource's identifier (the producer link reads
- * `$request.body#/book_title`): valid for the member's schema, never one this run chose before.
- */
-function freshIdentifiers(ctx: ScenarioContext, op: OperationEntry): Record<string, unknown> {
-  const pointer = planOf(op).body?.pointer;
-  if (op.method !== "POST" || !pointer) return {};
-  const chosen = CHOSEN.get(ctx.state.resources) ?? new Set<string>();
-  CHOSEN.set(ctx.state.resources, chosen);
-  const out: Record<string, unknown> = {};
-  const bodyAt = ctx.model.deref({ $ref: `#${pointer}` }, pointer).pointer;
-  for (const { link } of linksFrom(ctx.model, ctx.settings.inferLinks, op.operationId))
-    for (const expr of Object.values(link.parameters)) {
-      // The identifier is the client's when the link reads it from the request, or from an answer's member the
-      // request also sends (the create echoes the title it was given).
-      const member = chosenMember(ctx, op, expr);
-      if (!member || Object.hasOwn(out, member)) continue;
-      const at = `${bodyAt}/properties/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-      const tag = `${(chosen.size + 1).toString(36)}${Date.now().toString(36).slice(-6)}`;
-      const valid = (v: unknown) => ctx.model.validator.validate(at, v).length === 0;
-      const value =
-        [`cs${tag}`, `cs-${tag}`, `contract.suite.${tag}@example.com`, Number.parseInt(tag, 36)].find(
-          (v) => valid(v) && !chosen.has(String(v)),
-        ) ??
-        validSamples(ctx.model, at, 8, ctx.settings.seed + chosen.size).find((v) => valid(v) && !chosen.has(String(v)));
-      if (value === undefined) continue;
-      chosen.add(String(value));
-      out[member] = value;
-    }
-  return out;
-}
-
-/**
- * `body` with the members of `op` that refer to another resource (an order's item_id) set to identifiers answers
- * named, on a live target: a generated body refers to what exists.
- */
-export function withReferences(ctx: ScenarioContext, op: OperationEntry, body: unknown): unknown {
-  if (ctx.settings.kind !== "live" || !isMapping(body)) return body;
-  const referred = referencedMembers(ctx, op);
-  return Object.keys(referred).length ? { ...body, ...referred } : body;
-}
-
-/** Identifiers for the body members of `op` that refer to a resource, from the answers that named such ones. */
-function referencedMembers(ctx: ScenarioContext, op: OperationEntry): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const r of references(ctx.model, ctx.settings.inferLinks)) {
-    if (r.link.operationId !== op.operationId || Object.hasOwn(out, r.member)) continue;
-    const expr = Object.values(r.link.parameters)[0];
-    const value = (ctx.state.successes.get(r.source) ?? [])
-      .map((ex) => evaluate(expr, ex))
-      .filter((v) => v !== undefined && v !== null)
-      .at(-1);
-    if (value !== undefined && value !== null && typeof value !== "object") out[r.member] = value;
-  }
-  return out;
 }
 
 /**

@@ -17,7 +17,8 @@ import { objectIn, objectPointer } from "../read-back.js";
 import { cloneValues, toRequest } from "../requests.js";
 import type { Judgement, ScenarioContext } from "../scenario.js";
 import { loginPlan, loginRequest } from "../session.js";
-import { base, chosenMember, readyBase } from "../values.js";
+import { chosenMember } from "../body-values.js";
+import { base, readyBase } from "../values.js";
 import { type Phase, titleOf } from "./phase.js";
 
 /** A member that carries a password: written, never read back; the owner logging in is its read. */

@@ -5,7 +5,8 @@ import { boundaries, validSamples } from "../generate.js";
 import { planOf } from "../plan.js";
 import { bucketOf, cloneValues, readBack, toRequest, type Values } from "../requests.js";
 import type { Probe, ScenarioContext } from "../scenario.js";
-import { fitted, isLinkTarget, linkedValues, readyBase, withConfiguredMembers, withReferences } from "../values.js";
+import { withReferences } from "../body-values.js";
+import { fitted, isLinkTarget, linkedValues, readyBase, withConfiguredMembers } from "../values.js";
 import { type Phase, scenarioOf } from "./phase.js";
 
 /** The most boundary requests per operation: on a live target each may cost, so fewer. */
