@@ -29,7 +29,7 @@ const SLOW_FIRST = [
   "openapi/test/mock.test.ts",
   "contract-tests/self-tests/owned-members.test.ts",
   "contract-tests/self-tests/documents.test.ts",
-  "contract-tests/self-tests/requests-built.test.ts",
+  "contract-tests/self-tests/engine/unsendable.test.ts",
   "src/test/prism.test.ts",
   "contract-tests/self-tests/transport-faults.test.ts",
   "contract-tests/self-tests/output-flush.test.ts",

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_PROMISE } from "../checks/severity.js";
 import { ALL_CHECKS } from "../modules/index.js";
-import { CASES } from "../fixtures/cases.js";
+import { CASES } from "../fixtures/cases/index.js";
 import { listingOk, model, schemaOk, sitemapOk } from "../fixtures/exchanges.js";
 import type { CheckContext } from "../model/types.js";
 import * as support from "./support/spawn.js";
