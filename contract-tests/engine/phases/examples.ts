@@ -127,18 +127,33 @@ function documentedSends(ctx: ScenarioContext, op: OperationEntry, values: Value
   const sends: Send[] = [];
   const body = planOf(op).body;
   const bodyExamples = body?.media.examples ?? [];
-  // A body without an example of its own: one composed from its members' examples, when they have some.
+  // A body without a media example: its schema's own example (`example`, or the first of `examples`), else one
+  // composed from its members' examples, when they have some.
+  const rootSchema = body?.pointer ? ctx.model.deref({ $ref: `#${body.pointer}` }, body.pointer).schema : undefined;
+  const rootExample =
+    bodyExamples.length || !isMapping(rootSchema)
+      ? undefined
+      : "example" in rootSchema
+        ? { value: rootSchema.example }
+        : Array.isArray(rootSchema.examples) && rootSchema.examples.length > 0
+          ? { value: rootSchema.examples[0] }
+          : undefined;
   const composedBody =
-    !bodyExamples.length && body?.pointer ? composed(ctx, body.pointer, values.body?.value) : undefined;
-  if (composedBody !== undefined) {
-    const v = withConfiguredMembers(ctx.settings, op, composedBody);
+    !bodyExamples.length && !rootExample && body?.pointer ? composed(ctx, body.pointer, values.body?.value) : undefined;
+  const own = rootExample
+    ? { value: rootExample.value, cause: "the body schema's example" }
+    : composedBody !== undefined
+      ? { value: composedBody, cause: "a body composed from its members' examples" }
+      : undefined;
+  if (own) {
+    const v = withConfiguredMembers(ctx.settings, op, structuredClone(own.value));
     sends.push({
       values: { ...cloneValues(values), body: { value: v } },
       doubt: exampleProblem(ctx.model, op, "body", v)?.replace(
         "the document's example",
-        "the body composed from its members' examples",
+        own.cause === "the body schema's example" ? own.cause : "the body composed from its members' examples",
       ),
-      cause: "a body composed from its members' examples",
+      cause: own.cause,
     });
   } else if (!bodyExamples.length) sends.push({ values, cause: "the base request" });
   for (const e of bodyExamples) {

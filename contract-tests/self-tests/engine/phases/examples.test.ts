@@ -1,10 +1,11 @@
 /**
- * The examples phase composes a body from its members' examples when the body has none of its own (a login with
- * `username: name1` and `password: pass1`), and a parameter's example from its schema's; a refusal the operation
+ * The examples phase sends a body schema's own example when the body has no media example, else composes one from
+ * its members' examples (a login with `username: name1` and `password: pass1`), and a parameter's example from its
+ * schema's; a refusal the operation
  * documents as a condition of its own (a 401 for credentials it does not know) is a warning, not valid input
  * rejected.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendJson, startServer, type TestServer } from "../../../../src/test/support/server.js";
@@ -91,5 +92,33 @@ describe("the examples phase", () => {
     });
     // A parameter without an example of its own is sent with its schema's first enum value.
     expect(server.requests.map((r) => r.url)).toContain("/books?sort=title");
+  }, 30_000);
+
+  it("sends a body schema's own example as it is, rather than one composed from its members'", async () => {
+    // The same login, its body schema with an example of its own (no media example): that is the body sent.
+    const doc = JSON.parse(readFileSync(SPEC, "utf8"));
+    doc.paths["/login"].post.requestBody.content["application/json"].schema.example = {
+      username: "alice",
+      password: "wonderland",
+    };
+    const spec = join(dir, "login-with-schema-example.json");
+    writeFileSync(spec, JSON.stringify(doc));
+    const before = server.requests.length;
+    const { results } = await runContract(
+      readSettings({
+        CONTRACT_SPEC: spec,
+        CONTRACT_BASE_URL: server.url,
+        CONTRACT_API_KEY: "k",
+        CONTRACT_PHASES: "examples",
+        CONTRACT_OPERATIONS: "login",
+        CONTRACT_REPORTS_DIR: join(dir, "reports-schema-example"),
+      }),
+    );
+    const logins = server.requests
+      .slice(before)
+      .filter((r) => r.url === "/login")
+      .map((r) => JSON.parse(r.body));
+    expect(logins).toEqual([{ username: "alice", password: "wonderland" }]);
+    expect(results.flatMap((r) => r.findings).filter((f) => f.check === "positive_data_acceptance")).toEqual([]);
   }, 30_000);
 });
