@@ -90,7 +90,9 @@ export function createScrubber(secret: string | undefined): Scrubber {
 export function createScrubberOf(secrets: readonly string[]): Scrubber {
   const kept = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
   if (kept.length === 0) return { mayContain: () => false, text: (t) => t, value: (v) => v };
-  const patterns = kept.map((secret) => ({ secret, all: patternOf(secret) }));
+  // A secret's pattern of every encoded form is built when a text first holds it (a run adds a secret per token it
+  // gets, and most are never echoed).
+  const patterns = kept.map((secret) => ({ secret, all: () => patternOf(secret) }));
   // Encoded forms need one of these markers in the text; without any, only a plain secret can be there. With one,
   // the text decoded once says which secrets may be there: only theirs (slow) patterns run.
   const markers = ["\\", "%", "&#", ...(kept.some((s) => s.includes(" ")) ? ["+"] : [])];
@@ -103,7 +105,7 @@ export function createScrubberOf(secrets: readonly string[]): Scrubber {
   const mayContain = (t: string) => present(t).length > 0;
   const text = (t: string) => {
     let out = t;
-    for (const p of present(t)) out = out.replace(p.all, REDACTED);
+    for (const p of present(t)) out = out.replace(p.all(), REDACTED);
     return out;
   };
   const value = <T>(root: T): T => {
