@@ -11,9 +11,7 @@ import { ARTIFACT_TESTS } from "./vitest.artifacts.config.js";
 const SLOW_FIRST = [
   "contract-tests/self-tests/engine/accounts.test.ts",
   "contract-tests/self-tests/cli.test.ts",
-  "scripts/test/spec-diff.test.ts",
   "openapi/test/mock-lifecycle.test.ts",
-  "openapi/test/gates.test.ts",
   "contract-tests/self-tests/real-documents.test.ts",
   "contract-tests/self-tests/conforming-servers.test.ts",
   "contract-tests/self-tests/hostile.test.ts",
@@ -25,7 +23,6 @@ const SLOW_FIRST = [
   "contract-tests/self-tests/reach.test.ts",
   "scripts/test/readme.test.ts",
   "contract-tests/self-tests/faults.test.ts",
-  "scripts/test/added-operation.test.ts",
   "openapi/test/mock.test.ts",
   "contract-tests/self-tests/owned-members.test.ts",
   "contract-tests/self-tests/documents.test.ts",
