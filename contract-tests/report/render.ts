@@ -192,6 +192,7 @@ export function buildReport(
     security: computeSecurity(
       reach.operations.map((o) => o.operationId),
       results,
+      target.kind,
     ),
   };
 }

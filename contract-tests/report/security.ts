@@ -4,10 +4,11 @@
  * scenario of it got an HTTP answer from that operation (a resource phase's scenario answers for every operation of
  * its family); it did not when its scenarios of the operation were skipped (their reason), when every scenario of
  * the phase wanted what the run has not got (that reason), when the run selected no scenario of the phase
- * (--phases), or when the phase planned nothing for the operation (the row's `absent`).
+ * (what the phase needs that the run has not got, else --phases), or when the phase planned nothing for the operation
+ * (the row's `absent`).
  */
 import { PHASES, type PhaseRow } from "../model/phases.js";
-import { skipText } from "../model/skip.js";
+import { needs, skipText } from "../model/skip.js";
 import type { ScenarioResult } from "../model/types.js";
 
 /** One operation's security checks (`security` of contract-report.json). */
@@ -39,6 +40,7 @@ function skippedReason(own: readonly ScenarioResult[]): string | undefined {
 export function computeSecurity(
   operations: readonly string[],
   results: readonly ScenarioResult[],
+  kind: string,
 ): OperationSecurity[] {
   // Indexed once (a large document has thousands of operations and tens of thousands of scenarios).
   const phases = new Set<string>();
@@ -71,11 +73,19 @@ export function computeSecurity(
       }
       const reason = phases.has(row.id)
         ? (skippedReason(own.get(key(row.id, operationId)) ?? []) ?? runWide.get(row.id) ?? row.security.absent)
-        : "the run had no scenario of this phase (--phases, or nothing in the document it applies to)";
+        : noScenario(row, kind);
       out.notRun.push({ phase: row.id, reason });
     }
     return out;
   });
+}
+
+/** Why a phase had no scenario at all in the run: what it needs that the run has not got, else the selection. */
+function noScenario(row: PhaseRow, kind: string): string {
+  if (kind !== "live" && row.needs.includes("live-target"))
+    return skipText(needs("live-target")).replace(/^skipped: /, "");
+  const producer = row.needs.includes("producer") ? ", or no create in the document that feeds an identifier" : "";
+  return `the run had no scenario of this phase (not selected by --phases${producer})`;
 }
 
 /** One operation's security line in the text report. */

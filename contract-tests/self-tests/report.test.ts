@@ -252,5 +252,9 @@ describe("the security checks of each operation", () => {
     expect(formatText(buildReport(target, two, results, { entries: [] }, 1))).toContain(
       "security checks: ran none; not run:",
     );
+    // On the mock, a phase that needs a live target had no scenario for that reason, and says so.
+    const mock = buildReport({ ...target, kind: "mock" }, two, [], { entries: [] }, 0).security![0]!;
+    expect(mock.notRun.find((n) => n.phase === "authorization")?.reason).toMatch(/^needs a live target/);
+    expect(mock.notRun.find((n) => n.phase === "auth")?.reason).toMatch(/not selected by --phases\)$/);
   });
 });
