@@ -360,6 +360,17 @@ export const OPTIONS: readonly OptionDef[] = [
       "(a line every 10 s says how long it has been loading).",
   },
   {
+    name: "mock-processes",
+    env: "CONTRACT_MOCK_PROCESSES",
+    key: "mockProcesses",
+    kind: { type: "integer", min: 1, max: 16 },
+    default: "1, or 2 for a document over 1 MB on 2 cores or more",
+    value: "<n>",
+    description:
+      "How many Prism processes serve the embedded mock; requests go to each in turn. Prism answers a request on " +
+      "one core, so a large document's run is bound by it (measured: npm run bench:corpus).",
+  },
+  {
     name: "shard",
     env: "CONTRACT_SHARD",
     key: "shard",

@@ -84,6 +84,11 @@ export interface Settings {
    * MB of the document.
    */
   prismStartTimeoutMs?: number;
+  /**
+   * How many Prism processes serve the embedded mock (CONTRACT_MOCK_PROCESSES); unset: one, or two for a document
+   * over 1 MB on a machine with two cores or more (transport/mock-target.ts).
+   */
+  mockProcesses?: number;
   /** The share of the operations this run takes (--shard i/n, CONTRACT_SHARD; see shard.ts), if split. */
   shard?: Shard;
 }
@@ -343,6 +348,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const shardText = o.text("shard")?.trim();
   const shard = shardText ? parseShard(shardText, o.label("shard", "CONTRACT_SHARD")) : undefined;
   const prismStartTimeoutMs = o.get("prism-start-timeout-ms")?.value as number | undefined;
+  const mockProcesses = o.get("mock-processes")?.value as number | undefined;
   const minReach = o.get("min-reach");
   const operations = list(o, "operations");
   // The budget scales with what the run takes: its shard's operations, narrowed by --operations.
@@ -390,6 +396,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     ...(maxFailures !== undefined ? { maxFailures } : {}),
     heartbeatMs: integer(o, "heartbeat-ms", 10_000),
     ...(prismStartTimeoutMs !== undefined ? { prismStartTimeoutMs } : {}),
+    ...(mockProcesses !== undefined ? { mockProcesses } : {}),
     ...(shard ? { shard } : {}),
   };
 }

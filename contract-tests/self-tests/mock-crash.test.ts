@@ -114,6 +114,34 @@ describe("the run's mock supervisor", () => {
   });
 });
 
+describe("several Prism processes behind one front (a large document's mock)", () => {
+  it("sends the requests to each in turn; one that died is started again while the other answers", {
+    timeout: 60_000,
+  }, async () => {
+    const pair = await superviseMock({ specPath: spec, mockProcesses: 2 }, () => undefined, 1);
+    started.push(pair);
+    const target = createTarget(
+      { ...readSettings({ CONTRACT_SPEC: spec }), baseUrl: pair.url },
+      undefined,
+      pair.recover,
+    );
+    const get = { operation: "getAfter", method: "GET", path: "/after" };
+    for (let i = 0; i < 4; i++) expect((await target.send(get)).response.status).toBe(200);
+    const [first, second] = pair.pids();
+    expect(first).not.toBe(second);
+    process.kill(second!, "SIGKILL");
+    // A request the dead process does not take is sent again (it reached no server): the other one answers it,
+    // and the front starts the dead one again on its port meanwhile.
+    for (let i = 0; i < 4; i++) expect((await target.send(get)).response.status).toBe(200);
+    for (let t = Date.now(); pair.pids()[1] === second && Date.now() - t < 30_000; )
+      await new Promise((r) => setTimeout(r, 100));
+    expect(pair.pids()[0]).toBe(first);
+    expect(pair.pids()[1]).not.toBe(second);
+    for (let i = 0; i < 4; i++) expect((await target.send(get)).response.status).toBe(200);
+    expect(target.stopped()).toBeUndefined();
+  });
+});
+
 describe("a contract run against the embedded mock of a document Prism throws on", () => {
   it("goes on past the requests Prism throws on, with a warning naming Prism's error, and passes", async () => {
     const run = await runSuite({ CONTRACT_SPEC: spec, CONTRACT_EXAMPLES: "2" });

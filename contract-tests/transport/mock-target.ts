@@ -4,6 +4,9 @@
  * Prism's reason (exit 2), not an internal error; while a large document loads, progress is reported.
  */
 import { statSync } from "node:fs";
+import { Agent, createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import {
   PrismStartError,
   startDeadlineMs,
@@ -73,8 +76,10 @@ export interface MockSupervisor {
    * {@link MOCK_RESTARTS} are spent, resolves undefined: the request got no answer from a running mock.
    */
   recover(): Promise<string | undefined>;
-  /** The process id of the mock that runs now. */
+  /** The process id of the mock that runs now (the first, when several serve). */
   pid(): number;
+  /** The process ids of every Prism process that serves now. */
+  pids(): number[];
   /** Stops the mock that runs now. */
   stop(): Promise<void>;
 }
@@ -83,11 +88,82 @@ export interface MockSupervisor {
  * Prism dies on some requests (an uncaught error in its request validation: an optional header array left out
  * crashes its `simple` deserializer), and every request after that found no server: the run was cut short and
  * the request after the crash blamed. The supervisor starts it again, and says which request it died on and why.
+ * A large document gets several Prism processes (`mockProcesses`) behind one local front, each supervised so.
  */
 export async function superviseMock(
-  settings: Pick<Settings, "specPath" | "prismStartTimeoutMs">,
+  settings: Pick<Settings, "specPath" | "prismStartTimeoutMs" | "mockProcesses">,
   progress: Out = (l) => console.error(l),
   limit = MOCK_RESTARTS,
+): Promise<MockSupervisor> {
+  const count = settings.mockProcesses ?? defaultMockProcesses(settings.specPath);
+  const instances = await Promise.all(Array.from({ length: count }, () => superviseOne(settings, progress, limit)));
+  if (instances.length === 1) return instances[0]!;
+  const balancer = await startBalancer(instances);
+  return {
+    url: balancer.url,
+    // A request that got no answer may have gone to any of them: each dead one is started again.
+    recover: async () => (await Promise.all(instances.map((i) => i.recover()))).find((why) => why !== undefined),
+    pid: () => instances[0]!.pid(),
+    pids: () => instances.map((i) => i.pid()),
+    stop: async () => {
+      await balancer.close();
+      await Promise.all(instances.map((i) => i.stop()));
+    },
+  };
+}
+
+/** A document this large (bytes) keeps one Prism process busy: its run gets a second one where there is a core. */
+export const LARGE_MOCK_DOCUMENT = 1_000_000;
+
+/** One Prism process, or two for a document over {@link LARGE_MOCK_DOCUMENT} on a machine with two cores or more. */
+export function defaultMockProcesses(specPath: string): number {
+  return statSync(specPath).size > LARGE_MOCK_DOCUMENT && availableParallelism() >= 2 ? 2 : 1;
+}
+
+/**
+ * A local front for several Prism processes of one document (each stateless): each request goes to the next in
+ * turn, and its answer comes back as the process gave it. When a process does not take the request (it died), the
+ * request's connection is closed without an answer, as the process's own would be (the target sends a request that
+ * reached no server again: to the next process), and the process is started again on its port meanwhile.
+ */
+async function startBalancer(upstreams: readonly MockSupervisor[]): Promise<{ url: string; close(): Promise<void> }> {
+  const agent = new Agent({ keepAlive: true });
+  let next = 0;
+  const server = createServer((req, res) => {
+    const upstream = upstreams[next++ % upstreams.length]!;
+    const to = new URL(upstream.url);
+    const out = request(
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+        answer.on("aborted", () => res.destroy());
+        answer.on("error", () => res.destroy());
+        answer.pipe(res);
+      },
+    );
+    out.on("error", () => {
+      req.socket.destroy();
+      void upstream.recover();
+    });
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        agent.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One supervised Prism process. */
+async function superviseOne(
+  settings: Pick<Settings, "specPath" | "prismStartTimeoutMs">,
+  progress: Out,
+  limit: number,
 ): Promise<MockSupervisor> {
   let prism = await startMock(settings, progress);
   const url = prism.url;
@@ -123,6 +199,7 @@ export async function superviseMock(
       return restarting;
     },
     pid: () => prism.pid,
+    pids: () => [prism.pid],
     stop: () => prism.stop(),
   };
 }
