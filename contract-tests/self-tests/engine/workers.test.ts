@@ -1,8 +1,8 @@
 /**
  * The executor's promise (issue 27): the same seed gives the same report, scenario by scenario and finding by
  * finding, and the same number of requests, whatever the number of workers. Whole runs (in this process, the engine
- * npm run contract uses) with one worker and with 8 against the fault server (planted faults of several phases and
- * a lenient variant) and the CRUD server (lifecycle, links, hostile and owned members, a fault of its own), each
+ * npm run contract uses) with one worker and with 8 against the fault server (planted faults of two phases and a
+ * lenient variant) and the CRUD server (lifecycle, links, hostile and owned members, a hostile fault), each
  * run against a fresh server, so that neither sees what the other left.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -66,8 +66,6 @@ describe("one worker and 8 give the same report", () => {
     "lenient",
     "link-count-mismatch",
     "existing-ids-404",
-    "wrong-total-pages",
-    "ignores-status-filter",
   ] as const)("the fault server, %s", async (variant) => {
     const [one, eight] = await Promise.all([faultRun(variant, 1), faultRun(variant, 8)]);
     expect(signatureDiff(one.lines, eight.lines)).toEqual([]);
@@ -78,7 +76,7 @@ describe("one worker and 8 give the same report", () => {
       expect(one.lines.some((l) => l.startsWith("  error "))).toBe(true);
   });
 
-  it.each(["conforming", "delete-keeps", "html-escaped"] as const)("the CRUD server, %s", async (variant) => {
+  it.each(["conforming", "html-escaped"] as const)("the CRUD server, %s", async (variant) => {
     const [one, eight] = await Promise.all([crudRun(variant, 1), crudRun(variant, 8)]);
     expect(signatureDiff(one.lines, eight.lines)).toEqual([]);
     expect(eight.requests).toBe(one.requests);
