@@ -113,10 +113,10 @@ export async function superviseMock(
 }
 
 /** A document this large (bytes) keeps one Prism process busy: its run gets a second one where there is a core. */
-export const LARGE_MOCK_DOCUMENT = 1_000_000;
+const LARGE_MOCK_DOCUMENT = 1_000_000;
 
 /** One Prism process, or two for a document over {@link LARGE_MOCK_DOCUMENT} on a machine with two cores or more. */
-export function defaultMockProcesses(specPath: string): number {
+function defaultMockProcesses(specPath: string): number {
   return statSync(specPath).size > LARGE_MOCK_DOCUMENT && availableParallelism() >= 2 ? 2 : 1;
 }
 

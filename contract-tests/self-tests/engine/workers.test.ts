@@ -61,20 +61,18 @@ async function crudRun(variant: CrudFault | "conforming", workers: number) {
 }
 
 describe("one worker and 8 give the same report", () => {
-  it.each([
-    "conforming",
-    "lenient",
-    "link-count-mismatch",
-    "existing-ids-404",
-  ] as const)("the fault server, %s", async (variant) => {
-    const [one, eight] = await Promise.all([faultRun(variant, 1), faultRun(variant, 8)]);
-    expect(signatureDiff(one.lines, eight.lines)).toEqual([]);
-    expect(eight.requests).toBe(one.requests);
-    // The report says something to agree on: scenarios that ran, and the planted fault's finding.
-    expect(one.lines.filter((l) => l.endsWith(" passed")).length).toBeGreaterThan(5);
-    if (variant !== "conforming" && variant !== "lenient")
-      expect(one.lines.some((l) => l.startsWith("  error "))).toBe(true);
-  });
+  it.each(["conforming", "lenient", "link-count-mismatch", "existing-ids-404"] as const)(
+    "the fault server, %s",
+    async (variant) => {
+      const [one, eight] = await Promise.all([faultRun(variant, 1), faultRun(variant, 8)]);
+      expect(signatureDiff(one.lines, eight.lines)).toEqual([]);
+      expect(eight.requests).toBe(one.requests);
+      // The report says something to agree on: scenarios that ran, and the planted fault's finding.
+      expect(one.lines.filter((l) => l.endsWith(" passed")).length).toBeGreaterThan(5);
+      if (variant !== "conforming" && variant !== "lenient")
+        expect(one.lines.some((l) => l.startsWith("  error "))).toBe(true);
+    },
+  );
 
   it.each(["conforming", "html-escaped"] as const)("the CRUD server, %s", async (variant) => {
     const [one, eight] = await Promise.all([crudRun(variant, 1), crudRun(variant, 8)]);
