@@ -4,8 +4,6 @@
  * Prism's reason (exit 2), not an internal error; while a large document loads, progress is reported.
  */
 import { statSync } from "node:fs";
-import { Agent, createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import {
   PrismStartError,
@@ -15,6 +13,7 @@ import {
   type PrismServer,
 } from "../../openapi/lib/prism.js";
 import { SettingsError } from "../config/options.js";
+import { startForwarder } from "./forward.js";
 import type { Settings } from "../config/settings.js";
 
 /** Writes whole lines (the command line scrubs every key of the run from them). */
@@ -98,7 +97,13 @@ export async function superviseMock(
   const count = settings.mockProcesses ?? defaultMockProcesses(settings.specPath);
   const instances = await Promise.all(Array.from({ length: count }, () => superviseOne(settings, progress, limit)));
   if (instances.length === 1) return instances[0]!;
-  const balancer = await startBalancer(instances);
+  // A local front: each request goes to the next process in turn; one that does not take it (it died) is started
+  // again on its port while the target sends the request, which reached no server, again (to the next one).
+  let next = 0;
+  const balancer = await startForwarder(() => {
+    const upstream = instances[next++ % instances.length]!;
+    return { upstream: upstream.url, onUnreached: () => void upstream.recover() };
+  });
   return {
     url: balancer.url,
     // A request that got no answer may have gone to any of them: each dead one is started again.
@@ -118,45 +123,6 @@ const LARGE_MOCK_DOCUMENT = 1_000_000;
 /** One Prism process, or two for a document over {@link LARGE_MOCK_DOCUMENT} on a machine with two cores or more. */
 function defaultMockProcesses(specPath: string): number {
   return statSync(specPath).size > LARGE_MOCK_DOCUMENT && availableParallelism() >= 2 ? 2 : 1;
-}
-
-/**
- * A local front for several Prism processes of one document (each stateless): each request goes to the next in
- * turn, and its answer comes back as the process gave it. When a process does not take the request (it died), the
- * request's connection is closed without an answer, as the process's own would be (the target sends a request that
- * reached no server again: to the next process), and the process is started again on its port meanwhile.
- */
-async function startBalancer(upstreams: readonly MockSupervisor[]): Promise<{ url: string; close(): Promise<void> }> {
-  const agent = new Agent({ keepAlive: true });
-  let next = 0;
-  const server = createServer((req, res) => {
-    const upstream = upstreams[next++ % upstreams.length]!;
-    const to = new URL(upstream.url);
-    const out = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-        answer.on("aborted", () => res.destroy());
-        answer.on("error", () => res.destroy());
-        answer.pipe(res);
-      },
-    );
-    out.on("error", () => {
-      req.socket.destroy();
-      void upstream.recover();
-    });
-    req.pipe(out);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** One supervised Prism process. */

@@ -2,8 +2,7 @@
  * The delay proxy of `npm run bench:workers` (scripts/bench-workers.ts): it holds each request a fixed delay before
  * passing it on, a staging server across a network.
  */
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startForwarder } from "../../contract-tests/transport/forward.js";
 
 /** A running delay proxy. */
 export interface DelayProxy {
@@ -19,36 +18,10 @@ export interface DelayProxy {
  * (method, path, headers and body as received) and streams the answer back as the upstream gave it.
  */
 export async function startDelayProxy(upstream: string, delayMs: number): Promise<DelayProxy> {
-  const target = new URL(upstream);
   let count = 0;
-  const server: Server = createServer((req, res) => {
+  const front = await startForwarder(() => {
     count++;
-    setTimeout(() => {
-      const out = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      out.on("error", () => res.destroy());
-      req.pipe(out);
-    }, delayMs);
+    return { upstream, delayMs };
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: front.url, requests: () => count, close: front.close };
 }
