@@ -19,6 +19,8 @@ export type Forged = "forged-signature" | "alg-none";
 export class RunScrubber implements Scrubber {
   #forms: string[] = [];
   #known = new Set<string>();
+  /** The patterns of the secrets learnt so far, kept across the scrubbers built as the run learns more. */
+  readonly #patterns = new Map<string, RegExp>();
   #scrubber: Scrubber = createScrubberOf([]);
 
   constructor(secrets: Iterable<string | undefined>) {
@@ -30,7 +32,7 @@ export class RunScrubber implements Scrubber {
     if (!secret || this.#known.has(secret)) return;
     this.#known.add(secret);
     this.#forms.push(secret, ...encodedForms(secret));
-    this.#scrubber = createScrubberOf(this.#forms);
+    this.#scrubber = createScrubberOf(this.#forms, this.#patterns);
   }
 
   mayContain = (t: string): boolean => this.#scrubber.mayContain(t);
@@ -78,6 +80,8 @@ export class Credentials {
   /** Accounts whose current credential got an answer other than 401: a later 401 means it expired. */
   readonly #worked = new Set<string>();
   readonly #renewals = new Map<string, number>();
+  /** The renewal running now, per account (requests refused meanwhile wait for it). */
+  readonly #renewing = new Map<string, Promise<boolean>>();
   /** Logs an account in again (set by the engine when it logged the account in); true when it got a new token. */
   renew: ((account: Account) => Promise<boolean>) | undefined;
 
@@ -142,14 +146,21 @@ export class Credentials {
   /**
    * Renews `account`'s credential when it worked and is now refused (401): once per working credential (a renewed
    * one refused before it worked is a real refusal: no loop), at most fifty times a run per account. True when a new
-   * one was got (the request may be sent again with it).
+   * one was got (the request may be sent again with it). With several requests in flight, a request that `carried`
+   * a credential renewed meanwhile is sent again with the new one, and one refused while a renewal runs waits for it.
    */
-  async renewAfterRefusal(account: Account): Promise<boolean> {
-    if (!this.renew || !this.#worked.has(account)) return false;
+  async renewAfterRefusal(account: Account, carried?: string): Promise<boolean> {
+    if (!this.renew) return false;
+    if (carried !== undefined && this.#secrets.get(account) !== carried) return true;
+    const running = this.#renewing.get(account);
+    if (running) return running;
+    if (!this.#worked.has(account)) return false;
     const n = this.#renewals.get(account) ?? 0;
     if (n >= 50) return false;
     this.#renewals.set(account, n + 1);
     this.#worked.delete(account);
-    return this.renew(account);
+    const renewal = this.renew(account).finally(() => this.#renewing.delete(account));
+    this.#renewing.set(account, renewal);
+    return renewal;
   }
 }

@@ -265,6 +265,8 @@ export function createTarget(
   const sendOnce = async (spec: RequestSpec, renewed: boolean): Promise<Exchange> => {
     const stop = gate.stopped();
     if (stop) throw new NotSent(stop);
+    const account = accountOf(spec.key);
+    const carried = account ? credentials.of(account)?.secret : undefined;
     let built: BuiltRequest;
     try {
       built = buildRequest(spec, { baseUrl: settings.baseUrl, credentials, rules, scrubber });
@@ -300,9 +302,14 @@ export function createTarget(
     }
     // Out of the gate (the login and the request sent again take places of their own): a credential that worked and
     // is now refused has expired, so the account logs in again once and the request goes again.
-    const account = accountOf(spec.key);
-    if (account) credentials.answered(account, exchange.response.status);
-    if (account && exchange.response.status === 401 && !renewed && (await credentials.renewAfterRefusal(account)))
+    // How the credential the request carried was answered (one renewed meanwhile says nothing of the new one).
+    if (account && carried === credentials.of(account)?.secret) credentials.answered(account, exchange.response.status);
+    if (
+      account &&
+      exchange.response.status === 401 &&
+      !renewed &&
+      (await credentials.renewAfterRefusal(account, carried))
+    )
       return resend(spec);
     return exchange;
   };
