@@ -8,13 +8,19 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { Login, Settings } from "../config/settings.js";
-import { changesAccount, loginOperation, registerOperation, type LoginOperation } from "../model/accounts.js";
+import {
+  changesAccount,
+  loginOperation,
+  PASSWORD_NAMES,
+  registerOperation,
+  type LoginOperation,
+} from "../model/accounts.js";
 import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
 import type { Account } from "../transport/credentials.js";
 import type { Target } from "../transport/target.js";
-import { validSamples } from "./generate.js";
+import { firstValidMember } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
 import { LoginError, loginPlan, loginRequest, secretOf, type LoginPlan } from "./session.js";
@@ -30,9 +36,6 @@ export interface Throwaway {
   /** False once a delete of it succeeded (its credential must then be refused). */
   alive: boolean;
 }
-
-/** A body member that carries a password. */
-const PASSWORD_MEMBER = /^(password|passwd|pass|pwd|passphrase|new_?password|newPassword)$/i;
 
 /** The variable a report shows for an account's token. */
 const shownAs = (account: Account) =>
@@ -193,7 +196,7 @@ export class Accounts implements AccountBook {
     const t = this.throwaways.find((x) => x.account === account);
     const body = ex.request.json;
     if (!t || !isMapping(body) || ex.response.status < 200 || ex.response.status >= 300) return;
-    const name = Object.keys(body).find((k) => PASSWORD_MEMBER.test(k));
+    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
     const value = name ? body[name] : undefined;
     if (typeof value !== "string" || value === t.password) return;
     // Only a request addressed to the account itself (its path names it, or names no account at all).
@@ -234,16 +237,20 @@ export class Accounts implements AccountBook {
     return account;
   }
 
-  /** The first of `candidates` (else a generated value) that the register's schema accepts for `member`. */
+  /** The first of `candidates` (else a generated text) that the register's body schema accepts for `member`. */
   #valid(op: OperationEntry, member: string, candidates: string[]): string | undefined {
-    const media = op.requestBody?.content.find((m) => m.schemaPointer);
-    if (!media?.schemaPointer) return candidates[0];
-    const pointer = `${media.schemaPointer}/properties/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    const ok = (v: unknown) => this.model.validator.validate(pointer, v).length === 0;
-    return (
-      candidates.find(ok) ??
-      validSamples(this.model, pointer, 5, this.settings.seed).find((v): v is string => typeof v === "string" && ok(v))
+    const pointer = op.requestBody?.content.find((m) => m.schemaPointer)?.schemaPointer;
+    if (!pointer) return candidates[0];
+    const text = (v: unknown): v is string => typeof v === "string";
+    const value = firstValidMember(
+      this.model,
+      pointer,
+      member,
+      candidates,
+      { count: 5, seed: this.settings.seed },
+      text,
     );
+    return text(value) ? value : undefined;
   }
 }
 

@@ -4,7 +4,8 @@
  * (an order's item_id), from the answers that named one. engine/values.ts puts them into a request's body.
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
-import { isMapping } from "../../openapi/lib/spec.js";
+import { isMapping, toPointer } from "../../openapi/lib/spec.js";
+import type { SpecModel } from "../model/model.js";
 import { evaluate, linksFrom } from "../model/links.js";
 import { references } from "../model/references.js";
 import { validSamples } from "./generate.js";
@@ -24,6 +25,23 @@ export function chosenMember(ctx: ScenarioContext, op: OperationEntry, expr: unk
   return Object.hasOwn((schema?.properties ?? {}) as object, member) ? member : undefined;
 }
 
+/**
+ * The first of `candidates`, else of `count` values generated from the seed, that `accept` takes and the schema of
+ * the body member `member` accepts (the body at `bodyPointer`, its `$ref` followed); undefined when none is.
+ */
+export function firstValidMember(
+  model: SpecModel,
+  bodyPointer: string,
+  member: string,
+  candidates: readonly unknown[],
+  generated: { count: number; seed: number },
+  accept: (v: unknown) => boolean = () => true,
+): unknown {
+  const at = `${model.deref({ $ref: `#${bodyPointer}` }, bodyPointer).pointer}/properties${toPointer([member])}`;
+  const valid = (v: unknown) => accept(v) && model.validator.validate(at, v).length === 0;
+  return candidates.find(valid) ?? validSamples(model, at, generated.count, generated.seed).find(valid);
+}
+
 /** Values a live run has chosen for identifiers the client chooses, so none is chosen twice. */
 const CHOSEN = new WeakMap<object, Set<string>>();
 
@@ -37,21 +55,21 @@ export function freshIdentifiers(ctx: ScenarioContext, op: OperationEntry): Reco
   const chosen = CHOSEN.get(ctx.state.resources) ?? new Set<string>();
   CHOSEN.set(ctx.state.resources, chosen);
   const out: Record<string, unknown> = {};
-  const bodyAt = ctx.model.deref({ $ref: `#${pointer}` }, pointer).pointer;
   for (const { link } of linksFrom(ctx.model, ctx.settings.inferLinks, op.operationId))
     for (const expr of Object.values(link.parameters)) {
       // The identifier is the client's when the link reads it from the request, or from an answer's member the
       // request also sends (the create echoes the title it was given).
       const member = chosenMember(ctx, op, expr);
       if (!member || Object.hasOwn(out, member)) continue;
-      const at = `${bodyAt}/properties/${member.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       const tag = `${(chosen.size + 1).toString(36)}${Date.now().toString(36).slice(-6)}`;
-      const valid = (v: unknown) => ctx.model.validator.validate(at, v).length === 0;
-      const value =
-        [`cs${tag}`, `cs-${tag}`, `contract.suite.${tag}@example.com`, Number.parseInt(tag, 36)].find(
-          (v) => valid(v) && !chosen.has(String(v)),
-        ) ??
-        validSamples(ctx.model, at, 8, ctx.settings.seed + chosen.size).find((v) => valid(v) && !chosen.has(String(v)));
+      const value = firstValidMember(
+        ctx.model,
+        pointer,
+        member,
+        [`cs${tag}`, `cs-${tag}`, `contract.suite.${tag}@example.com`, Number.parseInt(tag, 36)],
+        { count: 8, seed: ctx.settings.seed + chosen.size },
+        (v) => !chosen.has(String(v)),
+      );
       if (value === undefined) continue;
       chosen.add(String(value));
       out[member] = value;
