@@ -9,16 +9,13 @@ import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { Login, Settings } from "../config/settings.js";
-import { loginOperation, type LoginOperation } from "../model/accounts.js";
+import { loginOperation, TOKEN_NAMES, type LoginOperation } from "../model/accounts.js";
 import type { SpecModel } from "../model/model.js";
 import type { Exchange } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
 import { toRequest } from "./requests.js";
 import { baseValues } from "./values.js";
 import { isSkip, skipText } from "../model/skip.js";
-
-/** Names of a token in an answer, most specific first (the answer's own schema may name none). */
-const TOKEN_MEMBERS = ["access_token", "accessToken", "auth_token", "authToken", "id_token", "token", "jwt", "key"];
 
 /** How the suite gets a credential for an account: what it sends, and where the token is in the answer. */
 export type LoginPlan =
@@ -110,7 +107,7 @@ function tokenOf(ex: Exchange, pointer: string | undefined): string | undefined 
   if (typeof json === "string" && json !== "") return json;
   const search = (o: unknown, depth: number): string | undefined => {
     if (!isMapping(o)) return undefined;
-    for (const name of TOKEN_MEMBERS) if (typeof o[name] === "string" && o[name] !== "") return o[name] as string;
+    for (const name of TOKEN_NAMES) if (typeof o[name] === "string" && o[name] !== "") return o[name] as string;
     if (depth > 0) return undefined;
     for (const v of Object.values(o)) {
       const found = search(v, depth + 1);

@@ -12,10 +12,11 @@ import { authPlan } from "./wire.js";
 
 /** Members that name the user, in the order they are preferred. */
 const USER_NAMES = /^(user_?name|username|user|login|login_?name|e_?mail|mail|email_?address|account|name)$/i;
-/** Members that carry a password. */
-const PASSWORD_NAMES = /^(password|passwd|pass|pwd|passphrase|secret|user_?password)$/i;
+/** Members that carry a password (a new one too). */
+export const PASSWORD_NAMES =
+  /^(password|passwd|pass|pwd|passphrase|secret|user_?password|new_?password|newPassword|current_?password)$/i;
 /** Members that carry a token in a login's answer, most specific first. */
-const TOKEN_NAMES = [
+export const TOKEN_NAMES = [
   "access_token",
   "accessToken",
   "auth_token",

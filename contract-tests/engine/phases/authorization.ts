@@ -6,6 +6,7 @@
  * password, still logs in). An update another account's request got through must have changed the resource its
  * path names, not the caller's own (a misdirected write).
  */
+import { PASSWORD_NAMES } from "../../model/accounts.js";
 import type { OperationEntry } from "../../../openapi/lib/operations.js";
 import { isMapping } from "../../../openapi/lib/spec.js";
 import { isSuccess } from "../../model/exchange.js";
@@ -20,9 +21,6 @@ import { loginPlan, loginRequest } from "../session.js";
 import { chosenMember } from "../body-values.js";
 import { base, readyBase } from "../values.js";
 import { type Phase, titleOf } from "./phase.js";
-
-/** A member that carries a password: written, never read back; the owner logging in is its read. */
-const PASSWORD = /pass(word)?|passwd|pwd|secret/i;
 
 /** One resource of the family, and the credential of the account that owns it. */
 interface Held {
@@ -157,7 +155,7 @@ async function conflict(
 
 /** After another account's write that sent a password to an account's own resource: the owner still logs in. */
 async function passwordKept(ctx: ScenarioContext, u: OperationEntry, victim: Held, sent: Record<string, unknown>) {
-  if (!victim.login || !Object.keys(sent).some((k) => PASSWORD.test(k))) return;
+  if (!victim.login || !Object.keys(sent).some((k) => PASSWORD_NAMES.test(k))) return;
   let spec: ReturnType<typeof loginRequest>;
   try {
     spec = loginRequest(ctx.model, ctx.settings, loginPlan(ctx.model, ctx.settings, victim.login), victim.login);
