@@ -66,17 +66,8 @@ function decodedForms(t: string): string {
     });
 }
 
-/** Each secret's pattern, built once (a run's scrubber is built again as it learns tokens). */
-const PATTERNS = new Map<string, RegExp>();
-function patternOf(secret: string): RegExp {
-  let p = PATTERNS.get(secret);
-  if (!p) {
-    p = new RegExp([...secret].map(charForms).join(""), "g");
-    if (PATTERNS.size > 1000) PATTERNS.clear();
-    PATTERNS.set(secret, p);
-  }
-  return p;
-}
+/** A secret's pattern of every form it may be written in. */
+const patternOf = (secret: string): RegExp => new RegExp([...secret].map(charForms).join(""), "g");
 
 /** Builds the scrubber of `secret` (an empty secret scrubs nothing). Short secrets are scrubbed too. */
 export function createScrubber(secret: string | undefined): Scrubber {
@@ -84,15 +75,23 @@ export function createScrubber(secret: string | undefined): Scrubber {
 }
 
 /**
- * Builds one scrubber of several secrets: one pattern for all of them (a text is scanned once, however many secrets
+ * Builds one scrubber of several secrets (`patterns`: a cache of their patterns, for a caller that builds it again
+ * as it learns more): one pattern for all of them (a text is scanned once, however many secrets
  * a run holds), longer secrets first so one holding another is replaced whole.
  */
-export function createScrubberOf(secrets: readonly string[]): Scrubber {
+export function createScrubberOf(secrets: readonly string[], patterns = new Map<string, RegExp>()): Scrubber {
   const kept = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
   if (kept.length === 0) return { mayContain: () => false, text: (t) => t, value: (v) => v };
   // A secret's pattern of every encoded form is built when a text first holds it (a run adds a secret per token it
   // gets, and most are never echoed).
-  const patterns = kept.map((secret) => ({ secret, all: () => patternOf(secret) }));
+  const pattern = (secret: string) => {
+    const known = patterns.get(secret);
+    if (known) return known;
+    const built = patternOf(secret);
+    patterns.set(secret, built);
+    return built;
+  };
+  const wanted = kept.map((secret) => ({ secret, all: () => pattern(secret) }));
   // Encoded forms need one of these markers in the text; without any, only a plain secret can be there. With one,
   // the text decoded once says which secrets may be there: only theirs (slow) patterns run.
   const markers = ["\\", "%", "&#", ...(kept.some((s) => s.includes(" ")) ? ["+"] : [])];
@@ -100,7 +99,7 @@ export function createScrubberOf(secrets: readonly string[]): Scrubber {
     const decoded = markers.some((m) => t.includes(m)) ? decodedForms(t) : t;
     // A form writes a space as `+`: a secret with a space is looked for that way too.
     const spaced = decoded.includes("+") ? decoded.replace(/\+/g, " ") : decoded;
-    return patterns.filter((p) => t.includes(p.secret) || decoded.includes(p.secret) || spaced.includes(p.secret));
+    return wanted.filter((p) => t.includes(p.secret) || decoded.includes(p.secret) || spaced.includes(p.secret));
   };
   const mayContain = (t: string) => present(t).length > 0;
   const text = (t: string) => {
