@@ -56,15 +56,16 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
     return preflightResults(run, scenarios, reason);
   }
   for (const line of await run.logIn()) out(line.charAt(0).toUpperCase() + line.slice(1));
-  // The request in flight, for the heartbeat.
-  let inflight: { method: string; path: string; since: number } | undefined;
+  // The requests in flight (several with more than one worker), for the heartbeat: it names the oldest.
+  const inflight = new Set<{ method: string; path: string; since: number }>();
   const send = run.target.send;
   run.target.send = async (spec) => {
-    inflight = { method: spec.method, path: spec.path, since: Date.now() };
+    const request = { method: spec.method, path: spec.path, since: Date.now() };
+    inflight.add(request);
     try {
       return await send(spec);
     } finally {
-      inflight = undefined;
+      inflight.delete(request);
     }
   };
   let current = "";
@@ -76,8 +77,9 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
   const heartbeat = setInterval(
     () => {
       if (Date.now() - lastLine < settings.heartbeatMs) return;
+      const oldest = inflight.values().next().value;
       print(
-        `  … still running ${current}${inflight ? `: waiting ${seconds(Date.now() - inflight.since)} for ${inflight.method} ${inflight.path}` : ""} ` +
+        `  … still running ${current}${oldest ? `: waiting ${seconds(Date.now() - oldest.since)} for ${oldest.method} ${oldest.path}` : ""} ` +
           `(${seconds(Date.now() - started)} in all)`,
       );
     },
