@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPrism } from "../openapi/lib/prism.js";
 import { runContract } from "../contract-tests/cli/contract-run.js";
+import { DEFAULT_WORKERS } from "../contract-tests/config/options.js";
 import { readSettings, type Settings } from "../contract-tests/config/settings.js";
 import { FAULT_SERVER_KEY, FAULT_SERVER_SECOND_KEY, startFaultServer } from "../contract-tests/fault-server/server.js";
 import { alternatingOrder, renderTable, round, type Row } from "./bench/helpers.js";
@@ -121,8 +122,7 @@ async function measure(
 }
 
 async function main(): Promise<void> {
-  const liveDefault = readSettings({ CONTRACT_BASE_URL: "http://127.0.0.1:9", CONTRACT_API_KEY: "k" }).workers;
-  const mockDefault = readSettings({}).workers;
+  const { live: liveDefault, mock: mockDefault } = DEFAULT_WORKERS;
   const liveRuns = await measure("live", liveDefault, live);
   const prism = await startPrism({});
   let mockRuns: Measurement;

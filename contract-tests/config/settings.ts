@@ -10,7 +10,14 @@ import { DocumentError } from "../../openapi/lib/document-error.js";
 import { SPEC_PATH } from "../../openapi/lib/spec.js";
 import { headerValueProblem } from "../../wire/headers.js";
 import { specModel } from "../model/model.js";
-import { parseShare, resolveOptions, SettingsError, type Resolved, type ResolvedOptions } from "./options.js";
+import {
+  DEFAULT_WORKERS,
+  parseShare,
+  resolveOptions,
+  SettingsError,
+  type Resolved,
+  type ResolvedOptions,
+} from "./options.js";
 import { runShare } from "./select-operations.js";
 import type { Shard } from "../model/link-groups.js";
 
@@ -107,15 +114,6 @@ const BASELINE_FILE = "contract-baseline.json";
 
 /** The least default request budget: generous for the mock, safe for a live (billed) target. */
 export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
-
-/**
- * The default number of requests in flight at once, per target kind, as `npm run bench:workers` measured them on
- * the 2-core machine (median of 3 alternating rounds). Live, the conforming fault server behind 50 ms a request:
- * 1 worker 6.8 s, 4 2.4 s (2.8x), 8 1.9 s (3.5x), 16 1.6 s (4.2x): 8, the fewest past 3x, a load a staging server
- * takes (a 429 or 503 slows the whole run down). Mock, Prism on the same two cores: 4 is the fastest (1.65x one
- * worker), more only queue at Prism.
- */
-const DEFAULT_WORKERS = { mock: 4, live: 8 } as const;
 
 /**
  * The default budget per selected operation, so a large document is reached whole (see README, settings). A
