@@ -23,17 +23,12 @@ import {
 import { writeCrudDocument } from "../fault-server/crud-document.js";
 import type { Finding, ScenarioResult } from "../model/types.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
+import { errorsOf } from "./support/fault-runs.js";
 
-/** The CRUD faults this phase plants (a fault of another phase it must not report: update-not-persisted). */
-const STRING_FAULTS: CrudFault[] = [
-  "quote-500",
-  "nul-500",
-  "template-evaluated",
-  "quote-breaks-json",
-  "html-escaped",
-  "nul-truncated",
-  "escaped-on-read",
-];
+/** The CRUD faults this phase plants: those the catalogue says the hostile phase reaches. */
+const STRING_FAULTS = (Object.keys(CRUD_FAULTS) as CrudFault[]).filter((f) =>
+  (CRUD_FAULTS[f].phases as readonly string[]).includes("hostile"),
+);
 const INJECTIONS: AccountsFault[] = ["sql-quote-500", "nul-500", "quote-breaks-json", "template-evaluated"];
 /** The most requests the phase sends an operation: its hostile requests, a read after each, a control and a read before. */
 const MOST_PER_OPERATION = 2 * HOSTILE_REQUESTS_PER_OPERATION + 2;
@@ -44,8 +39,6 @@ const accountRuns = new Map<string, Run>();
 let crud: CrudServer;
 let accounts: AccountsServer;
 
-const errorsOf = (results: ScenarioResult[]) =>
-  [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
 const hostileScenarios = (results: ScenarioResult[]) => results.filter((r) => r.phase === "hostile");
 
 /** True when a finding names a hostile string: the one its write carried, or one in its request's path or body. */

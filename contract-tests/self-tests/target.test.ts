@@ -266,8 +266,9 @@ describe("concurrent senders (the gate)", () => {
     const t = withWorkers(server.url, 4);
     const first = t.send(get);
     await seen;
-    // The others start once the 429 is out; without a pause for the whole run they would arrive at once.
-    await pause(50);
+    // The others start once the 429 is out (300 ms for the client to read it, on a loaded machine too); without a
+    // pause for the whole run they would arrive then, well before the 700 ms the Retry-After of 1 s allows.
+    await pause(300);
     const others = await Promise.all(many(t, 3));
     expect((await first).response.status).toBe(200);
     expect(others.map((ex) => ex.response.status)).toEqual([200, 200, 200]);

@@ -20,6 +20,7 @@ import { ACCOUNTS, OAUTH_CLIENTS } from "../../fault-server/accounts-store.js";
 import type { ScenarioResult } from "../../model/types.js";
 import { LoginError } from "../../engine/session.js";
 import { cleanUp, tempDir } from "../support/spawn.js";
+import { errorsOf } from "../support/fault-runs.js";
 
 const dir = tempDir("contract-accounts-");
 let server: AccountsServer;
@@ -107,9 +108,6 @@ async function runPlan(p: Plan): Promise<void> {
   const { paths } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber);
   runs.set(p.name, { results, base, files: Object.values(paths).map((f) => readFileSync(f, "utf8")) });
 }
-
-const errorsOf = (results: ScenarioResult[]) =>
-  [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity === "error").map((f) => f.check)))].sort();
 
 const PLANS: Plan[] = [
   // Each conforming plan on a store of its own (a flavour is one): two runs of one seed would meet each other's ids.

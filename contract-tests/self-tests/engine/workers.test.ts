@@ -21,15 +21,16 @@ import { cleanUp, tempDir } from "../support/spawn.js";
 
 afterAll(cleanUp);
 
-/** One run against a fresh server: its verdict's lines and the requests it sent. */
-async function faultRun(variant: Parameters<FaultServer["baseUrl"]>[number] | "conforming", workers: number) {
-  const server = await startFaultServer();
+/** One run with `workers` against a fresh server (`start`d, then stopped): its verdict's lines and requests sent. */
+async function runOn<S extends { stop(): Promise<void> }>(
+  start: () => Promise<S>,
+  env: (server: S) => Record<string, string>,
+  workers: number,
+) {
+  const server = await start();
   try {
     const settings = readSettings({
-      CONTRACT_BASE_URL: variant === "conforming" ? server.baseUrl() : server.baseUrl(variant),
-      CONTRACT_API_KEY: FAULT_SERVER_KEY,
-      CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY,
-      CONTRACT_PARAMS: JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" }),
+      ...env(server),
       CONTRACT_EXAMPLES: "2",
       CONTRACT_WORKERS: String(workers),
       CONTRACT_REPORTS_DIR: tempDir("workers-"),
@@ -41,24 +42,29 @@ async function faultRun(variant: Parameters<FaultServer["baseUrl"]>[number] | "c
   }
 }
 
+const faultRun = (variant: Parameters<FaultServer["baseUrl"]>[number] | "conforming", workers: number) =>
+  runOn(
+    startFaultServer,
+    (server) => ({
+      CONTRACT_BASE_URL: variant === "conforming" ? server.baseUrl() : server.baseUrl(variant),
+      CONTRACT_API_KEY: FAULT_SERVER_KEY,
+      CONTRACT_SECOND_API_KEY: FAULT_SERVER_SECOND_KEY,
+      CONTRACT_PARAMS: JSON.stringify({ "updateDataSchema.id": "dsc_contractSuiteSelfTest1" }),
+    }),
+    workers,
+  );
+
 const crudDocument = writeCrudDocument(tempDir("workers-crud-"), true);
-async function crudRun(variant: CrudFault | "conforming", workers: number) {
-  const server = await startCrudServer();
-  try {
-    const settings = readSettings({
+const crudRun = (variant: CrudFault | "conforming", workers: number) =>
+  runOn(
+    startCrudServer,
+    (server) => ({
       CONTRACT_SPEC: crudDocument,
       CONTRACT_BASE_URL: variant === "conforming" ? server.baseUrl() : server.baseUrl(variant),
       CONTRACT_API_KEY: CRUD_SERVER_KEY,
-      CONTRACT_EXAMPLES: "2",
-      CONTRACT_WORKERS: String(workers),
-      CONTRACT_REPORTS_DIR: tempDir("workers-"),
-    });
-    const { run, results } = await runContract(settings);
-    return { lines: verdictSignature(results), requests: run.target.requestsSent() };
-  } finally {
-    await server.stop();
-  }
-}
+    }),
+    workers,
+  );
 
 describe("one worker and 8 give the same report", () => {
   it.each(["conforming", "lenient", "link-count-mismatch", "existing-ids-404"] as const)(
