@@ -64,16 +64,16 @@ describe("reading a body", () => {
       res.write("abcd");
     });
     // Long enough for a loaded machine to deliver the headers and the first bytes.
-    const deadline = startDeadline(800);
+    const deadline = startDeadline(3000);
     const res = await fetch(url, { signal: deadline.signal });
     const err = await readLimited(res, 1024, false, deadline.signal).catch((e: unknown) => e);
     deadline.dispose();
     expect(err).toBeInstanceOf(BodyReadError);
     expect(deadline.timedOut()).toBe(true);
-    expect(deadlineFailure(err, res.headers, 800)).toEqual({
+    expect(deadlineFailure(err, res.headers, 3000)).toEqual({
       kind: "timeout",
       detail:
-        "the body did not finish within the request's deadline of 800 ms (4 bytes arrived of the 10 its Content-Length declares)",
+        "the body did not finish within the request's deadline of 3000 ms (4 bytes arrived of the 10 its Content-Length declares)",
       bytesRead: 4,
     });
   });
