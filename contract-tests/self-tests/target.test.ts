@@ -4,7 +4,7 @@
  */
 import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { startServer, sendJson, type TestServer } from "../../src/test/support/server.js";
 import { readSettings } from "../config/settings.js";
 import { DEFAULT_WIRE_RULES } from "../model/wire.js";
@@ -175,6 +175,29 @@ describe("the decode step", () => {
 });
 
 describe("concurrent senders (the gate)", () => {
+  it("lets senders waiting on a 429's pause go even when its timer fires before the wall clock says it is over", async () => {
+    // Timers faked, the clock not: the pause's timer fires at once, while Date.now() is still inside the pause (as
+    // a real timer may by a millisecond). A gate that only woke its senders then left them waiting for ever.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const gate = new Gate(2, 10);
+      gate.pause(40);
+      let admitted = false;
+      const waiting = gate.admit().then(() => {
+        admitted = true;
+      });
+      vi.advanceTimersByTime(40);
+      await Promise.resolve();
+      expect(admitted).toBe(false);
+      for (const start = Date.now(); Date.now() - start < 60; ); // the wall clock passes the pause
+      vi.advanceTimersByTime(60);
+      await waiting;
+      expect(admitted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const many = (t: ReturnType<typeof target>, n: number) =>
     Array.from({ length: n }, (_, i) => t.send({ ...get, query: { i: String(i) } }));

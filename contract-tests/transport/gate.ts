@@ -127,8 +127,19 @@ export class Gate {
     const until = Date.now() + ms;
     if (until <= this.#pausedUntil) return;
     this.#pausedUntil = until;
+    this.#armPause();
+  }
+
+  /**
+   * Wakes the senders when the pause is over. A timer may fire a moment before the wall clock says the pause is
+   * over: it then waits out the rest, or senders waiting on the pause would wait for a change that never comes.
+   */
+  #armPause(): void {
     clearTimeout(this.#pauseTimer);
-    this.#pauseTimer = setTimeout(() => this.#notify(), ms);
+    this.#pauseTimer = setTimeout(
+      () => (Date.now() < this.#pausedUntil ? this.#armPause() : this.#notify()),
+      Math.max(1, this.#pausedUntil - Date.now()),
+    );
   }
 
   /** Holds every admission until the returned function is called (the outage watch, while it probes). */
