@@ -46,96 +46,58 @@ function charForms(ch: string): string {
   return `(?:${forms.join("|")})`;
 }
 
+/** A secret's pattern of every form it may be written in (global: it replaces every occurrence). */
+export const patternOf = (secret: string): RegExp => new RegExp([...secret].map(charForms).join(""), "g");
+
+/** The scrubber that holds no secret. */
+export const NO_SCRUBBER: Scrubber = { mayContain: () => false, text: (t) => t, value: (v) => v };
+
 /**
- * `t` with every encoding a server may echo a secret in undone (JSON escapes, percent-encoding, HTML character
- * references, `+` for a space): a cheap first look for a secret, whose pattern then replaces it in `t` itself.
+ * Builds the scrubber of `secret` (an empty secret scrubs nothing). Short secrets are scrubbed too. One secret, the
+ * client's key: the contract suite's scrubber of many secrets (the tokens a run learns) is
+ * contract-tests/transport/scrubber.ts, built on the same forms.
  */
-function decodedForms(t: string): string {
-  return t
-    .replace(/\\[uU]([0-9a-fA-F]{4})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
-    .replace(/\\(["\\/bfnrt])/g, (_m, c: string) => ({ b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" })[c] ?? c)
-    .replace(/&#([xX]?)0*([0-9a-fA-F]+);/g, (_m, x: string, n: string) =>
-      String.fromCodePoint(Math.min(Number.parseInt(n, x ? 16 : 10), 0x10ffff)),
-    )
-    .replace(/(?:%[0-9a-fA-F]{2})+/g, (m) => {
-      try {
-        return decodeURIComponent(m);
-      } catch {
-        return m.replace(/%([0-9a-fA-F]{2})/g, (_x, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
-      }
-    });
-}
-
-/** A secret's pattern of every form it may be written in. */
-const patternOf = (secret: string): RegExp => new RegExp([...secret].map(charForms).join(""), "g");
-
-/** Builds the scrubber of `secret` (an empty secret scrubs nothing). Short secrets are scrubbed too. */
 export function createScrubber(secret: string | undefined): Scrubber {
-  return createScrubberOf(secret ? [secret] : []);
+  if (!secret) return NO_SCRUBBER;
+  const all = patternOf(secret);
+  const find = new RegExp(all.source);
+  // Encoded forms need one of these markers in the text; without any, only the plain secret can be there.
+  const markers = ["\\", "%", "&#", ...(secret.includes(" ") ? ["+"] : [])];
+  const mayContain = (t: string) => t.includes(secret) || (markers.some((m) => t.includes(m)) && find.test(t));
+  const text = (t: string) => (mayContain(t) ? t.replace(all, REDACTED) : t);
+  return { mayContain, text, value: (v) => scrubValue(v, text) };
 }
 
 /**
- * Builds one scrubber of several secrets (`patterns`: a cache of their patterns, for a caller that builds it again
- * as it learns more): one pattern for all of them (a text is scanned once, however many secrets
- * a run holds), longer secrets first so one holding another is replaced whole.
+ * Scrubs every string (values and member names) of a parsed JSON value with `text`, in place; returns it.
+ * Iterative: a hostile body may nest deeper than the call stack allows.
  */
-export function createScrubberOf(secrets: readonly string[], patterns = new Map<string, RegExp>()): Scrubber {
-  const kept = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
-  if (kept.length === 0) return { mayContain: () => false, text: (t) => t, value: (v) => v };
-  // A secret's pattern of every encoded form is built when a text first holds it (a run adds a secret per token it
-  // gets, and most are never echoed).
-  const pattern = (secret: string) => {
-    const known = patterns.get(secret);
-    if (known) return known;
-    const built = patternOf(secret);
-    patterns.set(secret, built);
-    return built;
-  };
-  const wanted = kept.map((secret) => ({ secret, all: () => pattern(secret) }));
-  // Encoded forms need one of these markers in the text; without any, only a plain secret can be there. With one,
-  // the text decoded once says which secrets may be there: only theirs (slow) patterns run.
-  const markers = ["\\", "%", "&#", ...(kept.some((s) => s.includes(" ")) ? ["+"] : [])];
-  const present = (t: string) => {
-    const decoded = markers.some((m) => t.includes(m)) ? decodedForms(t) : t;
-    // A form writes a space as `+`: a secret with a space is looked for that way too.
-    const spaced = decoded.includes("+") ? decoded.replace(/\+/g, " ") : decoded;
-    return wanted.filter((p) => t.includes(p.secret) || decoded.includes(p.secret) || spaced.includes(p.secret));
-  };
-  const mayContain = (t: string) => present(t).length > 0;
-  const text = (t: string) => {
-    let out = t;
-    for (const p of present(t)) out = out.replace(p.all(), REDACTED);
-    return out;
-  };
-  const value = <T>(root: T): T => {
-    if (typeof root === "string") return text(root) as T;
-    // Iterative: a hostile body may nest deeper than the call stack allows.
-    const stack: unknown[] = [root];
-    while (stack.length > 0) {
-      const node = stack.pop();
-      if (node === null || typeof node !== "object") continue;
-      if (Array.isArray(node)) {
-        node.forEach((item, i) => {
-          if (typeof item === "string") node[i] = text(item);
-          else stack.push(item);
-        });
-        continue;
-      }
-      const obj = node as Record<string, unknown>;
-      for (const key of Object.keys(obj)) {
-        const item = obj[key];
-        const safeKey = text(key);
-        if (safeKey !== key) {
-          delete obj[key];
-          obj[safeKey] = item;
-        }
-        if (typeof item === "string") obj[safeKey] = text(item);
+export function scrubValue<T>(root: T, text: (t: string) => string): T {
+  if (typeof root === "string") return text(root) as T;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (typeof item === "string") node[i] = text(item);
         else stack.push(item);
-      }
+      });
+      continue;
     }
-    return root;
-  };
-  return { mayContain, text, value };
+    const obj = node as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      const item = obj[key];
+      const safeKey = text(key);
+      if (safeKey !== key) {
+        delete obj[key];
+        obj[safeKey] = item;
+      }
+      if (typeof item === "string") obj[safeKey] = text(item);
+      else stack.push(item);
+    }
+  }
+  return root;
 }
 
 /** A copy of `headers` with the key scrubbed from every value (a repeated header keeps each of its values). */

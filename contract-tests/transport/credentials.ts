@@ -5,7 +5,8 @@
  * wire in, is added to the run's scrubber before any request carries it, so no report, log line or error holds one.
  * A token that worked and is then refused (it expired) is renewed once by logging in again, never in a loop.
  */
-import { createScrubberOf, type Scrubber } from "../../wire/redact.js";
+import type { Scrubber } from "../../wire/redact.js";
+import { createScrubberOf } from "./scrubber.js";
 import type { Login, Settings } from "../config/settings.js";
 import { encodedForms } from "../model/wire.js";
 
