@@ -3,6 +3,7 @@
  * workers, `npm run bench:workers`): each scenario in report order with its status, and each of its findings.
  */
 import type { ScenarioResult } from "../model/types.js";
+import type { RunReport } from "./render.js";
 
 /**
  * What two runs must share to be the same verdict: each scenario in report order with its status, and each of its
@@ -19,4 +20,20 @@ export function verdictSignature(results: readonly ScenarioResult[]): string[] {
 export function signatureDiff(a: readonly string[], b: readonly string[]): string[] {
   const at = Array.from({ length: Math.max(a.length, b.length) }, (_, i) => i).find((i) => a[i] !== b[i]);
   return at === undefined ? [] : [`line ${at + 1}:`, `- ${a[at] ?? "(none)"}`, `+ ${b[at] ?? "(none)"}`];
+}
+
+/**
+ * The same as {@link verdictSignature}, read from a run's JSON report (a run measured as a process, `npm run
+ * bench:workers`): the verdict, the scenarios passed, failed and skipped, each finding (severity, check, rule,
+ * operation, title, count) in report order, and each skipped scenario with its reason.
+ */
+export function reportSignature(report: RunReport): string[] {
+  const { passed, failed, skipped } = report.summary.scenarios;
+  return [
+    `verdict ${report.verdict}: ${passed} passed, ${failed} failed, ${skipped} skipped`,
+    ...report.findings.map(
+      (f) => `  ${f.severity} ${f.check} ${f.rule ?? ""} ${f.operation} ${f.title} x${f.count ?? 1}`,
+    ),
+    ...report.skipped.map((s) => `skipped ${s.scenario}: ${s.reason}`),
+  ];
 }
