@@ -26,7 +26,8 @@ import { countOperations, firstOperations } from "./bench/documents.js";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CACHE = join(ROOT, ".bench/corpus");
 const OCTOKIT = "@octokit/openapi@23.0.2";
-const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
+/** `npm run contract`'s command: the suite's entry through scripts/launch.mjs (bundled once, reused). */
+const LAUNCH = [join(ROOT, "scripts/launch.mjs"), "contract-tests/cli/run.ts"];
 
 /** GitHub's description: BENCH_GITHUB_SPEC, the cached copy, or fetched with npm pack. */
 function githubDescription(): string {
@@ -85,10 +86,19 @@ function sample(pid: number): { rss: number; cpu: number } | undefined {
   }
 }
 
+/** Requests and scenario seconds summed per phase, from the run's progress lines. */
+type PhaseFigures = Map<string, { scenarios: number; requests: number; seconds: number }>;
+
+/** `[ 3/26] ✓ createSitemapRequest › negative (11 requests, 0 errors, 0 warnings, 0.3 s)`: phase, requests, seconds. */
+const PROGRESS = /^\[\s*\d+\/\d+\] \S+ \S+ › ([^\s/(]+)\S* \((\d+) requests?, .*?([\d.]+) (m?s)\)/;
+
 interface RunFigures {
   code: number | null;
   wallS: number;
   cpuS: number;
+  /** CPU seconds by process: Prism's processes, the suite's. */
+  cpuByProcess: { prism: number; suite: number };
+  phases: PhaseFigures;
   peakRssMb: number;
   report: RunReport | undefined;
 }
@@ -103,13 +113,10 @@ function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
     ...(process.env.BENCH_EXAMPLES ? { CONTRACT_EXAMPLES: process.env.BENCH_EXAMPLES } : {}),
   };
   const started = Date.now();
-  const child = spawn(process.execPath, [TSX, "contract-tests/cli/run.ts"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(process.execPath, LAUNCH, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let peak = 0;
   const cpu = new Map<number, number>();
+  const prismPids = new Set<number>();
   const timer = setInterval(() => {
     let rss = 0;
     for (const pid of tree(child.pid!)) {
@@ -117,10 +124,27 @@ function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
       if (!s) continue;
       rss += s.rss;
       cpu.set(pid, s.cpu);
+      if (!prismPids.has(pid) && pid !== child.pid && isPrism(pid)) prismPids.add(pid);
     }
     peak = Math.max(peak, rss);
   }, 200);
   child.stderr.on("data", (b: Buffer) => process.stderr.write(b));
+  const phases: PhaseFigures = new Map();
+  let pending = "";
+  child.stdout.on("data", (b: Buffer) => {
+    pending += b.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const m = PROGRESS.exec(line);
+      if (!m) continue;
+      const f = phases.get(m[1]!) ?? { scenarios: 0, requests: 0, seconds: 0 };
+      f.scenarios++;
+      f.requests += Number(m[2]);
+      f.seconds += Number(m[3]) / (m[4] === "ms" ? 1000 : 1);
+      phases.set(m[1]!, f);
+    }
+  });
   return new Promise((resolve) =>
     child.on("close", (code) => {
       clearInterval(timer);
@@ -134,11 +158,25 @@ function measureRun(spec: string, reportsDir: string): Promise<RunFigures> {
         code,
         wallS: (Date.now() - started) / 1000,
         cpuS: [...cpu.values()].reduce((a, b) => a + b, 0),
+        cpuByProcess: {
+          prism: [...cpu].filter(([pid]) => prismPids.has(pid)).reduce((a, [, c]) => a + c, 0),
+          suite: [...cpu].filter(([pid]) => !prismPids.has(pid)).reduce((a, [, c]) => a + c, 0),
+        },
+        phases,
         peakRssMb: peak / 1e6,
         report,
       });
     }),
   );
+}
+
+/** A Prism process of the run (its command line names @stoplight/prism-cli). */
+function isPrism(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("prism");
+  } catch {
+    return false;
+  }
 }
 
 /** Reading the document and planning, in this process, as the runner does them. */
@@ -170,6 +208,7 @@ async function main(): Promise<void> {
     .map((s) => (s.trim() === "all" ? total : Number(s)));
   mkdirSync(CACHE, { recursive: true });
   const rows: string[] = [];
+  const phaseRows: string[] = [];
   for (const n of sizes) {
     const spec = n >= total ? source : join(CACHE, `github-${n}.json`);
     if (n < total) writeFileSync(spec, JSON.stringify(firstOperations(doc, n)));
@@ -187,6 +226,12 @@ async function main(): Promise<void> {
         `| ${plan.scenarios} | ${s?.requests ?? "-"} | ${run.report?.verdict ?? "none"} (exit ${run.code}) |`,
     );
     console.error(rows.at(-1));
+    phaseRows.push(
+      `| ${n} | CPU (s): Prism ${fixed(run.cpuByProcess.prism)}, the suite ${fixed(run.cpuByProcess.suite)} | | | |`,
+      ...[...run.phases]
+        .sort((a, b) => b[1].requests - a[1].requests)
+        .map(([phase, f]) => `| ${n} | ${phase} | ${f.scenarios} | ${f.requests} | ${fixed(f.seconds)} |`),
+    );
   }
   const table = [
     `Corpus benchmark: cuts of GitHub's REST description (${OCTOKIT}, ${total} operations), each run with \`npm ` +
@@ -198,6 +243,13 @@ async function main(): Promise<void> {
       "all processes) | scenarios | requests | verdict |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "By phase (from the run's progress lines; seconds are the scenarios' own, overlapping with several workers) " +
+      "and CPU by process:",
+    "",
+    "| operations | phase | scenarios | requests | scenario seconds |",
+    "|---|---|---|---|---|",
+    ...phaseRows,
   ].join("\n");
   mkdirSync(join(ROOT, "reports"), { recursive: true });
   writeFileSync(join(ROOT, "reports/bench-corpus.md"), `${table}\n`);

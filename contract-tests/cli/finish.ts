@@ -14,6 +14,7 @@ import type { ReachInput } from "../report/reach.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { writeReports } from "../report/write.js";
 import { runShare } from "../config/select-operations.js";
+import { lighterOnMock } from "../engine/mock-plan.js";
 
 /** What the end of a run produced. */
 export interface Finished {
@@ -65,7 +66,13 @@ export function finishRun(
   const operations = listed(share);
   const reach = reachInputOf(settings, all, selected);
   const report = buildReport(
-    { kind: settings.kind, baseUrl: settings.baseUrl, strict: settings.strict, spec: settings.specPath },
+    {
+      kind: settings.kind,
+      baseUrl: settings.baseUrl,
+      strict: settings.strict,
+      spec: settings.specPath,
+      ...(settings.kind === "mock" ? { lighter: lighterOnMock(settings) } : {}),
+    },
     operations,
     results,
     { ...baseline, path: settings.baselinePath },

@@ -335,7 +335,7 @@ export const OPTIONS: readonly OptionDef[] = [
     env: "CONTRACT_EXAMPLES",
     key: "examples",
     kind: { type: "integer", min: 0 },
-    default: "4 live, 10 mock",
+    default: "4 live, 2 mock",
     value: "<n>",
     description: "Generated valid requests per operation.",
   },

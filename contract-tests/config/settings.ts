@@ -103,6 +103,13 @@ export interface Settings {
 /** The fixed seed of every generated sample (repeatable runs). */
 export const GENERATION_SEED = 20_251_121;
 
+/**
+ * Generated valid requests per operation on the embedded mock, by default: Prism answers every valid request with
+ * the same example, so two (each optional parameter sent in one of them) tell what ten did
+ * (engine/mock-plan.ts).
+ */
+export const MOCK_EXAMPLES = 2;
+
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
 export const MOCK_API_KEY = "contract-mock-key-0000";
 
@@ -383,7 +390,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     timeoutMs: integer(o, "timeout-ms", 30_000),
     timeoutExplicit: o.get("timeout-ms") !== undefined,
     preflightTimeoutMs: integer(o, "preflight-timeout-ms", 10_000),
-    examples: integer(o, "examples", live ? 4 : 10),
+    examples: integer(o, "examples", live ? 4 : MOCK_EXAMPLES),
     sitemapUrl: httpUrl(o, "sitemap-url", "CONTRACT_SITEMAP_URL", "https://example.com"),
     unavailableUrl: httpUrl(o, "unavailable-url", "CONTRACT_UNAVAILABLE_URL", "https://unavailable.invalid/"),
     baselinePath: resolve(o.text("baseline")?.trim() || BASELINE_FILE),

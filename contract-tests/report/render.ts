@@ -58,7 +58,8 @@ function merge(findings: Array<Finding & { scenario: string; test: string }>): R
 
 /** The JSON report (reports/contract-report.json). */
 export interface RunReport {
-  target: { kind: string; baseUrl: string; strict: boolean; spec: string };
+  /** `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts). */
+  target: { kind: string; baseUrl: string; strict: boolean; spec: string; lighter?: string[] };
   /** The document's operations (a shard's: its own), in its order, with their documented statuses. */
   operations: Array<{ operationId: string; method: string; path: string; responses?: string[] }>;
   /**
@@ -268,6 +269,7 @@ export function formatText(report: RunReport): string {
     `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} ` +
       `(strict: ${report.target.strict ? "on" : "off"}; ` +
       `document ${t(report.target.spec)})`,
+    ...(report.target.lighter ?? []).map((line) => `Lighter on the mock: ${line}`),
   ];
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));
@@ -370,6 +372,7 @@ export function formatMarkdown(report: RunReport): string {
       `Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. ` +
       `Requests: ${s.requests}.`,
     "",
+    ...(report.target.lighter ?? []).flatMap((line) => [`Lighter on the mock: ${cell(line)}`, ""]),
     `| | count |`,
     `|---|---|`,
     `| errors (not in the baseline) | ${s.errors} |`,

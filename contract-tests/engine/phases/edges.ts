@@ -11,6 +11,7 @@ import { toRequest } from "../requests.js";
 import type { ScenarioContext } from "../scenario.js";
 import { isLinkTarget, linkedValues, readyBase } from "../values.js";
 import { type Phase, scenarioOf } from "./phase.js";
+import { edgeKind, oncePerKind } from "../mock-plan.js";
 
 async function edges(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> {
   const values = await readyBase(ctx, op);
@@ -25,10 +26,16 @@ async function edges(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome>
   }
   const linkFed = (p: ParameterEntry) =>
     fed && isLinkTarget(ctx.model, ctx.settings.inferLinks, op, p.name) ? (fed.get(p.name) ?? []) : undefined;
-  const requests = [
+  const all = [
     ...edgeRequests(ctx.model, op, values, linkFed),
     ...valueClassRequests(ctx.model, op, values, linkFed, op.safe || !live),
   ];
+  // On the mock, each class of edge value once per place (engine/mock-plan.ts).
+  const requests = live
+    ? all
+    : oncePerKind(all.map((r) => ({ r, kind: edgeKind(r.what), demand: r.intent ?? "", ambiguous: false }))).map(
+        (x) => x.r,
+      );
   if (requests.length === 0)
     return reason(
       "not-applicable",

@@ -16,6 +16,7 @@ import { planOf } from "../plan.js";
 import { bucketOf, cloneValues, readBack, readsAsNoBody, serialize, toRequest, type Values } from "../requests.js";
 import type { Judgement, ScenarioContext } from "../scenario.js";
 import { readyBase } from "../values.js";
+import { oncePerKind } from "../mock-plan.js";
 import { type Phase, scenarioOf } from "./phase.js";
 
 /** One invalid request: what makes it invalid, and whether its refusal is demanded or implied. */
@@ -25,6 +26,8 @@ interface Case {
   demand: Mutation["demand"];
   /** It cannot be told apart from a valid request (an empty value, read as absent). */
   ambiguous: boolean;
+  /** The kind of rule it breaks, where (`query: maxLength`, `body: required`): the mock gets one of each. */
+  kind: string;
 }
 
 /** The invalid bodies built on the valid one: media, syntax, the schema's own rules, each member's. */
@@ -32,18 +35,21 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
   const body = planOf(op).body;
   const pointer = body?.pointer;
   if (!body || !values.body || !pointer) return;
-  const send = (spec: RequestSpec, what: string, demand: Mutation["demand"] = "error") =>
-    add({ spec, what, demand, ambiguous: false });
-  const invalid = (candidate: unknown) =>
-    ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate)).length > 0;
-  if (body.required) send(toRequest(op, { ...values, body: undefined } as Values), "no body where one is required");
+  const send = (spec: RequestSpec, what: string, kind: string, demand: Mutation["demand"] = "error") =>
+    add({ spec, what, demand, ambiguous: false, kind: `body: ${kind}` });
+  /** The first rule `candidate` breaks, or undefined when it is valid. */
+  const broken = (candidate: unknown) =>
+    ctx.model.validator.validate(pointer, readBack(ctx.model, op, candidate))[0]?.keyword;
+  if (body.required)
+    send(toRequest(op, { ...values, body: undefined } as Values), "no body where one is required", "none");
   if (body.writing === "json") {
     const text = JSON.stringify(values.body.value);
     send(
       toRequest(op, values, { rawBody: text, contentType: "text/plain", json: undefined }),
       "a JSON body sent as text/plain",
+      "media type",
     );
-    send(toRequest(op, values, { rawBody: text.slice(0, -1) || "{", json: undefined }), "malformed JSON");
+    send(toRequest(op, values, { rawBody: text.slice(0, -1) || "{", json: undefined }), "malformed JSON", "syntax");
   }
   const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
   // The members the mutations start from: none when the valid body is no object (null for a nullable schema).
@@ -65,9 +71,11 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
       bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
   // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
   const leftOut = (candidate: unknown) => !body.required && readsAsNoBody(op, candidate);
-  for (const [candidate, what, demand] of bodies)
-    if (invalid(candidate) && !leftOut(candidate))
-      send(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+  for (const [candidate, what, demand] of bodies) {
+    const keyword = broken(candidate);
+    if (keyword !== undefined && !leftOut(candidate))
+      send(toRequest(op, { ...values, body: { value: candidate } }), what, keyword, demand);
+  }
 }
 
 /** Required parameters left out, and parameters that break their schemas as the server reads the wire. */
@@ -83,6 +91,7 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
       what: `required ${p.in} parameter ${p.name} left out`,
       demand: "error",
       ambiguous: false,
+      kind: `${p.in}: required`,
     });
   }
   for (const p of op.parameters)
@@ -112,6 +121,7 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
         what: `${p.in} parameter ${p.name}: ${m.what}; ${sent}`,
         demand: wire === "" || styledObject ? "warning" : m.demand,
         ambiguous: wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")),
+        kind: `${p.in}: ${errors[0]!.keyword}`,
       });
     }
 }
@@ -119,11 +129,13 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> {
   const values = await readyBase(ctx, op);
   if (isSkip(values)) return values;
-  const cases: Case[] = [];
+  let cases: Case[] = [];
   const add = (c: Case) => cases.push(c);
   bodyCases(ctx, op, values, add);
   parameterCases(ctx, op, values, add);
   if (cases.length === 0) return reason("not-applicable", "the document rules out no input of this operation");
+  // On the mock, each kind of rule once (engine/mock-plan.ts): Prism's validator answers the others alike.
+  if (ctx.settings.kind === "mock") cases = oncePerKind(cases);
   const answers = await ctx.sendAll(cases.map((c) => ({ spec: c.spec, unjudged: true })));
   // Invalid input answered with a 5xx: the valid base it was built on is asked once. A base that fails already is
   // reported once, as its own failure; the invalid inputs built on it and answered with a 5xx are not judged again
