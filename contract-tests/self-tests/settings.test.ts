@@ -95,7 +95,7 @@ describe("readSettings", () => {
       baseUrl: "",
       apiKey: MOCK_API_KEY,
       maxRequests: DEFAULT_MAX_REQUESTS.mock,
-      examples: 10,
+      examples: 2,
       strict: false,
       timeoutExplicit: false,
     });
