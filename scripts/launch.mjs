@@ -13,8 +13,8 @@
  * nothing keeps the bundle and an edit rebuilds it. The repository's own sources are hashed on every start
  * whatever their mtime (some 200 files, a few milliseconds), so even an edit that keeps a file's size and mtime
  * (a coarse-clock file system, a restored timestamp) is seen. A new file can only change the bundle through an
- * import, which edits a file of the stamp. The launcher itself, esbuild's version and Node's major version are
- * part of the stamp too.
+ * import, which edits a file of the stamp. tsconfig.json, package.json and package-lock.json (an install rewrites
+ * it), the launcher itself, esbuild's version and Node's major version are part of the stamp too.
  *
  * Each file's hash is of the text the build read (an esbuild plugin loads every file and hashes it as it hands it
  * over), so an edit made while a build runs is never recorded as built: the next start sees its hash differ.
@@ -122,6 +122,16 @@ async function build(entry, name, stampFile, key) {
       js: 'import { createRequire as __launchRequire } from "node:module"; const require = __launchRequire(import.meta.url);',
     },
   });
+  // What the build read besides the files it loaded: the settings it was given and how the libraries were
+  // resolved (an install rewrites the lock file).
+  for (const file of ["tsconfig.json", "package.json", "package-lock.json"].map((f) => join(ROOT, f)))
+    if (!read.has(file))
+      try {
+        const stat = statSync(file);
+        read.set(file, [stat.size, stat.mtimeMs, sha256(readFileSync(file))]);
+      } catch {
+        // not there: nothing to stamp
+      }
   const inputs = [...read].map(([file, [size, mtimeMs, hash]]) => [file, size, mtimeMs, hash]);
   const tmp = `${stampFile}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify({ key, entry, bundle: `${id}.mjs`, inputs }));
