@@ -11,7 +11,7 @@
  * and written to reports/bench-start.md; the exit code is 0 when every start ran.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,12 +31,27 @@ interface Start {
   env?: NodeJS.ProcessEnv;
 }
 
+/** CPU seconds (user + system) of this process's waited-for children so far (Linux /proc; 0 elsewhere). */
+function childrenCpu(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of each start (every process it ran: npm, the shell, node), by name. */
+const cpuOf = new Map<string, number[]>();
+
 /** Wall time of one start, in seconds; throws when it did not exit 0. */
 function time({ argv, cwd, env, name }: Start): number {
+  const cpu = childrenCpu();
   const started = performance.now();
   const r = spawnSync(argv[0]!, argv.slice(1), { cwd, env: { ...process.env, ...env }, encoding: "utf8" });
   const s = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 500)}`);
+  cpuOf.set(name, [...(cpuOf.get(name) ?? []), childrenCpu() - cpu]);
   return s;
 }
 
@@ -90,7 +105,7 @@ function main(): void {
       value: `median ${round(m(s.name), 2)} s (${round(Math.min(...seen.get(s.name)!), 2)}–${round(
         Math.max(...seen.get(s.name)!),
         2,
-      )}, ${ROUNDS} runs)`,
+      )}, ${ROUNDS} runs); CPU ${round(median(cpuOf.get(s.name)!.slice(1)), 2)} s`,
       target: s === contract ? "within 0.5 s of npm run noop" : "",
       ...(s === contract ? { ok: gap <= 0.5 } : {}),
     })),

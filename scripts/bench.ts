@@ -182,6 +182,10 @@ interface SizeReport {
   mainHoldsSchemas: boolean;
   /** The main chunk with openapi-fetch left out (external): the client's own code. */
   ownMain: { min: number; gzip: number };
+  /** The whole client in one file (no splitting, every chunk in it): what a browser app that bundles it pays. */
+  whole: { min: number; gzip: number };
+  /** The entry chunk alone (dist/index.js's own file of the split bundle). */
+  entry: { min: number; gzip: number };
   /** An app importing only `createClient` from dist/index.js, bundled the same way: what tree-shaking keeps. */
   createClientOnly: { min: number; gzip: number };
   /** Per-module breakdown of the main chunk, from the same bundle built from src/ (dist/index.js is one module). */
@@ -241,6 +245,18 @@ async function measureSize(): Promise<SizeReport> {
   const isSchemas = (p: string) =>
     Object.keys(dist.metafile.outputs[p]!.inputs).some((i) => /schemas-[A-Z0-9]+\.js$|generated\/schemas\.ts$/.test(i));
   const own = await splitBundle(DIST_ENTRY, ["openapi-fetch"]);
+  const one = await build({
+    entryPoints: [DIST_ENTRY],
+    absWorkingDir: root,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    write: false,
+    external: ["ajv", "ajv-formats", "ajv/dist/2020.js"],
+    logLevel: "silent",
+  });
+  const oneFile = one.outputFiles[0]!.contents;
+  const entryChunk = dist.chunks.find((c) => c.loaded === "startup" && /(^|\/)index\.js$/.test(c.path));
   const app = await splitBundle({
     contents: 'import { createClient } from "./dist/index.js";\nexport const client = createClient({ apiKey: "k" });\n',
   });
@@ -265,6 +281,8 @@ async function measureSize(): Promise<SizeReport> {
       .map((c) => ({ path: c.path, min: c.bytes, gzip: dist.gzipOf(c.path), validation: isSchemas(c.path) })),
     mainHoldsSchemas: dist.startup.files.some(isSchemas),
     ownMain: own.startup,
+    whole: { min: oneFile.length, gzip: gz(oneFile) },
+    entry: entryChunk ? { min: entryChunk.bytes, gzip: dist.gzipOf(entryChunk.path) } : { min: 0, gzip: 0 },
     createClientOnly: app.startup,
     modules: src ? topInputs(src.metafile, src.startup.files, 10) : [],
     keptByApp: new Map(
@@ -486,6 +504,16 @@ function sizeRows(s: SizeReport): Row[] {
       ok: s.main.gzip <= 8_000,
     },
   ];
+  rows.push({
+    measure: "  the entry chunk alone (index.js of the split bundle), min / min+gzip",
+    value: `${kB(s.entry.min)} / ${kB(s.entry.gzip)} (${s.entry.gzip} B)`,
+  });
+  rows.push({
+    measure: "**the whole client in one file** (no splitting, openapi-fetch and every lazy chunk in it), min+gzip",
+    value: `${kB(s.whole.min)} min, **${s.whole.gzip} B** min+gzip`,
+    target: "≤ 17,200 B (issue 34)",
+    ok: s.whole.gzip <= 17_200,
+  });
   rows.push({
     measure: "  of which the client's own code (openapi-fetch left external), min / min+gzip",
     value: `${kB(s.ownMain.min)} / ${kB(s.ownMain.gzip)}`,
