@@ -108,7 +108,7 @@ export const GENERATION_SEED = 20_251_121;
  * the same example, so two (each optional parameter sent in one of them) tell what ten did
  * (engine/mock-plan.ts).
  */
-export const MOCK_EXAMPLES = 2;
+const MOCK_EXAMPLES = 2;
 
 /** The key the suite sends to the mock (Prism accepts any non-empty key). */
 export const MOCK_API_KEY = "contract-mock-key-0000";
