@@ -88,9 +88,42 @@ function noScenario(row: PhaseRow, kind: string): string {
   return `the run had no scenario of this phase (not selected by --phases${producer})`;
 }
 
-/** One operation's security line in the text report. */
-export function securityText(s: OperationSecurity): string {
+/** A phase's reason for not running that holds for the whole run: the same on every selected operation. */
+export interface RunWideReason {
+  phase: string;
+  reason: string;
+}
+
+/**
+ * The reasons said once for the whole run: a phase that sent nothing to any operation, for one reason shared by all
+ * of them (no second account, no scenario of the phase, a mock target), when the run selected two operations or more.
+ */
+export function runWideSecurity(security: readonly OperationSecurity[]): RunWideReason[] {
+  if (security.length < 2) return [];
+  return security[0]!.notRun.filter(({ phase, reason }) =>
+    security.every((o) => o.notRun.some((n) => n.phase === phase && n.reason === reason)),
+  );
+}
+
+/** Longest reason of one phase an operation's security line gives (the JSON report has the whole). */
+const MAX_REASON = 100;
+
+/**
+ * One operation's security line in the text report: the phases that ran, those that did not with their own short
+ * reason, and those whose reason holds for the whole run (`runWide`, said once above) by name only.
+ */
+export function securityText(s: OperationSecurity, runWide: readonly RunWideReason[] = []): string {
   const ran = s.ran.length ? `ran ${s.ran.join(", ")}` : "ran none";
-  const notRun = s.notRun.map((n) => `${n.phase} (${n.reason})`).join("; ");
+  const wide = new Set(runWide.map((r) => r.phase));
+  const own = s.notRun
+    .filter((n) => !wide.has(n.phase))
+    .map((n) => `${n.phase} (${n.reason.length > MAX_REASON ? `${n.reason.slice(0, MAX_REASON)}…` : n.reason})`);
+  const rest = s.notRun.filter((n) => wide.has(n.phase)).map((n) => n.phase);
+  const notRun = [...own, ...(rest.length ? [`${rest.join(", ")} (for the whole run, see above)`] : [])].join("; ");
   return `security checks: ${ran}${notRun ? `; not run: ${notRun}` : ""}`;
+}
+
+/** The run-wide reasons as lines, once at the top of a report ("" items when there are none). */
+export function runWideText(runWide: readonly RunWideReason[]): string[] {
+  return runWide.map((r) => `${r.phase}: ${r.reason}`);
 }
