@@ -360,10 +360,15 @@ export function perOperation(f: Pick<Finding, "signature" | "received">): boolea
 /**
  * The identity of a finding: two findings with the same one are one failure (counted, the inputs and operations
  * listed, the shortest example kept). The check, severity, kind (rule, else the title without the input it names),
- * place, the answer's signature, and for an answer that tells nothing the operation and the carrier of the input.
+ * place, the answer's signature, a warning's reason, and for an answer that tells nothing the operation and the
+ * carrier of the input.
  */
 export function findingIdentity(f: Finding): string {
-  return [f.check, f.severity, kindOf(f), placeIn(f), causeOf(f), perOperation(f) ? f.operation : ""].join("\u0000");
+  // A warning's reason (the document is silent, the rule only implied, ...) is part of what it says.
+  const why = f.lenient?.because ?? "";
+  return [f.check, f.severity, why, kindOf(f), placeIn(f), causeOf(f), perOperation(f) ? f.operation : ""].join(
+    "\u0000",
+  );
 }
 
 /** Most inputs and operations a finding lists (the count says how many occurrences in all). */
@@ -443,7 +448,8 @@ const SPECIFICITY: Record<string, number> = {
   response_schema_conformance: 6,
   response_headers_conformance: 6,
   undocumented_properties: 6,
-  response_envelope: 6,
+  // An envelope explains the undocumented member and the schema breaks it makes.
+  response_envelope: 5.5,
   body_size_limit: 6,
 };
 /** How specific a check's verdict is (see SPECIFICITY): 0 most. */
