@@ -427,7 +427,8 @@ export function inputsText(f: Pick<Finding, "inputs" | "count">, shown = 3): str
     carriers.size === 1 && carrier
       ? inputs.map((i) => i.replace(carrier, "").replace(/^[\s:]+/, "") || i)
       : [...inputs];
-  const head = own.slice(0, shown).join(", ");
+  // A cause may hold commas (the value it shows): several are joined by semicolons.
+  const head = own.slice(0, shown).join(own.some((i) => i.includes(",")) ? "; " : ", ");
   const rest = own.length - shown;
   return `${carriers.size === 1 && carrier ? `${carrier}: ` : ""}${head}${rest > 0 ? ` and ${rest} more` : ""}`;
 }

@@ -189,7 +189,7 @@ function openingLines(report: RunReport): { causes: string[]; runWide: string[] 
             : []),
         ];
   const runWide = [
-    ...runWideText(runWideSecurity(report.security ?? [])).map((r) => `security check not run: ${r}`),
+    ...runWideText(runWideSecurity(report.security ?? []), (report.security ?? []).length),
     ...runWideSkips(report).map(
       (r) =>
         `${r.scenarios} scenario(s) of ${r.operations} operation(s) skipped: ${r.reason.replace(/^skipped: /, "")}`,
@@ -379,8 +379,12 @@ export function formatText(report: RunReport): string {
   const opening = openingLines(report);
   out.push("", ...opening.causes.map((l, i) => (i === 0 ? t(l) : `  ${t(l)}`)));
   if (opening.runWide.length) out.push("", "For the whole run:", ...opening.runWide.map((l) => `  ${t(l)}`));
-  const wideSkips = new Set(runWideSkips(report).map((r) => r.reason));
   const wideSecurity = runWideSecurity(report.security ?? []);
+  // A skip whose reason is a security phase's reason said above (no second account) is not said again.
+  const wideSkips = new Set([
+    ...runWideSkips(report).map((r) => r.reason),
+    ...wideSecurity.map((r) => `skipped: ${r.reason}`),
+  ]);
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));
   // Each list grouped by operation once (a large document has thousands of operations).
@@ -606,7 +610,9 @@ export function formatMarkdown(report: RunReport): string {
     "</details>",
   );
   const security = report.security ?? [];
-  const wide = new Set(runWideSecurity(security).map((r) => r.phase));
+  const shared = runWideSecurity(security);
+  const wide = (n: { phase: string; reason: string }) =>
+    shared.some((r) => r.phase === n.phase && r.reason === n.reason);
   if (security.length)
     add(
       "",
@@ -621,7 +627,7 @@ export function formatMarkdown(report: RunReport): string {
           (o) =>
             `| ${cell(o.operationId)} | ${o.ran.join(", ") || "none"} | ` +
             `${o.notRun
-              .map((n) => (wide.has(n.phase) ? `${n.phase} (for the whole run)` : `${n.phase}: ${cell(n.reason)}`))
+              .map((n) => (wide(n) ? `${n.phase} (see above)` : `${n.phase}: ${cell(n.reason)}`))
               .join("; ")} |`,
         ),
       security.length > MAX_MARKDOWN_REACH_ROWS

@@ -88,21 +88,28 @@ function noScenario(row: PhaseRow, kind: string): string {
   return `the run had no scenario of this phase (not selected by --phases${producer})`;
 }
 
-/** A phase's reason for not running that holds for the whole run: the same on every selected operation. */
+/** A phase's reason for not running shared by several operations: said once, at the top of a report. */
 export interface RunWideReason {
   phase: string;
   reason: string;
+  /** How many operations it holds for (all of them: `operations` equals the selection's size). */
+  operations: number;
 }
 
 /**
- * The reasons said once for the whole run: a phase that sent nothing to any operation, for one reason shared by all
- * of them (no second account, no scenario of the phase, a mock target), when the run selected two operations or more.
+ * The reasons said once for the whole run: a phase's reason for sending nothing that two operations or more share
+ * (no second account, no scenario of the phase, a mock target; nothing of the operation the phase could send).
  */
 export function runWideSecurity(security: readonly OperationSecurity[]): RunWideReason[] {
-  if (security.length < 2) return [];
-  return security[0]!.notRun.filter(({ phase, reason }) =>
-    security.every((o) => o.notRun.some((n) => n.phase === phase && n.reason === reason)),
-  );
+  const shared = new Map<string, RunWideReason>();
+  for (const o of security)
+    for (const { phase, reason } of o.notRun) {
+      const key = `${phase}\u0000${reason}`;
+      const seen = shared.get(key);
+      if (seen) seen.operations++;
+      else shared.set(key, { phase, reason, operations: 1 });
+    }
+  return [...shared.values()].filter((r) => r.operations >= 2);
 }
 
 /** Longest reason of one phase an operation's security line gives (the JSON report has the whole). */
@@ -110,20 +117,24 @@ const MAX_REASON = 100;
 
 /**
  * One operation's security line in the text report: the phases that ran, those that did not with their own short
- * reason, and those whose reason holds for the whole run (`runWide`, said once above) by name only.
+ * reason, and those whose reason several operations share (`runWide`, said once above) by name only.
  */
 export function securityText(s: OperationSecurity, runWide: readonly RunWideReason[] = []): string {
   const ran = s.ran.length ? `ran ${s.ran.join(", ")}` : "ran none";
-  const wide = new Set(runWide.map((r) => r.phase));
+  const wide = (n: { phase: string; reason: string }) =>
+    runWide.some((r) => r.phase === n.phase && r.reason === n.reason);
   const own = s.notRun
-    .filter((n) => !wide.has(n.phase))
+    .filter((n) => !wide(n))
     .map((n) => `${n.phase} (${n.reason.length > MAX_REASON ? `${n.reason.slice(0, MAX_REASON)}…` : n.reason})`);
-  const rest = s.notRun.filter((n) => wide.has(n.phase)).map((n) => n.phase);
-  const notRun = [...own, ...(rest.length ? [`${rest.join(", ")} (for the whole run, see above)`] : [])].join("; ");
+  const rest = s.notRun.filter(wide).map((n) => n.phase);
+  const notRun = [...own, ...(rest.length ? [`${rest.join(", ")} (see above)`] : [])].join("; ");
   return `security checks: ${ran}${notRun ? `; not run: ${notRun}` : ""}`;
 }
 
-/** The run-wide reasons as lines, once at the top of a report ("" items when there are none). */
-export function runWideText(runWide: readonly RunWideReason[]): string[] {
-  return runWide.map((r) => `${r.phase}: ${r.reason}`);
+/** The shared reasons as lines, once at the top of a report (`operations`: how many the run selected). */
+export function runWideText(runWide: readonly RunWideReason[], operations: number): string[] {
+  return runWide.map(
+    (r) =>
+      `security check ${r.phase} not run${r.operations < operations ? ` on ${r.operations} of ${operations} operations` : ""}: ${r.reason}`,
+  );
 }
