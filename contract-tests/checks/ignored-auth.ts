@@ -22,6 +22,7 @@ export const ignoredAuth: Check = (ex, { intent, model, inDoubt }) => {
       finding(ex, {
         severity: "error",
         title: `The API answered a request ${HOW[intent]}, which the document does not call unauthenticated`,
+        rule: "credential-ignored",
         received: `status ${status}`,
         documented: "a 4xx refusal",
         lenient: { because: "in-doubt", why: inDoubt },
@@ -31,6 +32,8 @@ export const ignoredAuth: Check = (ex, { intent, model, inDoubt }) => {
     finding(ex, {
       severity: "error",
       title: `The API answered a request ${HOW[intent]}`,
+      // One kind whatever the credential was (missing, empty, wrong): the inputs of one failure.
+      rule: "credential-ignored",
       received: `status ${status}`,
       documented: `a 4xx refusal: the operation requires ${schemes || "authentication"}`,
       promise: securityPromise(model, ex.operation),

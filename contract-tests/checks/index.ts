@@ -82,16 +82,6 @@ const INTENT = {
   hostile_input: { fn: hostileInput },
 } satisfies Record<string, CheckDef>;
 
-/**
- * The checks whose verdict depends on what the request carried (its status, a refusal, an echo): their findings are
- * told apart by their cause. The others judge a response's shape, the same failure whatever was sent.
- */
-const BY_INPUT: ReadonlySet<string> = new Set([
-  "not_a_server_error",
-  "status_code_conformance",
-  ...Object.keys(INTENT),
-]);
-
 /** The checks every exchange gets, whatever the operation, by id. */
 const GENERIC_CHECKS: Readonly<Record<string, CheckDef>> = { ...RESPONSE, ...INTENT };
 
@@ -161,9 +151,8 @@ export class CheckRegistry {
       if ((def.relational || def.operationId !== undefined) && RULED_OUT.has(ctx.intent)) continue;
       const findings = def.fn(exchange, ctx);
       const replay = exchange.documented || findings.length === 0 ? {} : { replay: replayOf(exchange, ctx) };
-      // What set the request apart is part of the identity of a finding whose verdict depends on it (a 5xx, a
-      // refusal): one finding per distinct cause. A broken response shape is one failure whatever was sent.
-      const cause = BY_INPUT.has(id) ? (ctx.cause ?? ctx.mutation) : undefined;
+      // What set the request apart: listed among the finding's inputs (the answer decides its identity).
+      const cause = ctx.cause ?? ctx.mutation;
       for (const found of findings) {
         const f = cause && found.cause === undefined ? { ...found, cause } : found;
         const promise = f.promise ?? def.promise;

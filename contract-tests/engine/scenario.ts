@@ -5,6 +5,7 @@
 import { type CheckRegistry, selectedChecks } from "../checks/index.js";
 import type { Settings } from "../config/settings.js";
 import { addAnswered, isSuccess } from "../model/exchange.js";
+import { oneFindingPerResponse } from "../model/finding-identity.js";
 import type { SpecModel } from "../model/model.js";
 import type { Answered, CheckContext, Exchange, Finding } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
@@ -115,7 +116,7 @@ export class Verdict {
 
   /** Runs the generic checks, the operation's module checks and `extra` on an exchange; returns it. */
   check(ex: Exchange, extra: readonly string[] = [], ctx: Partial<Omit<CheckContext, "model">> = {}): Exchange {
-    const full = this.only(ex, [...this.state.checks.forOperation(ex.operation), ...extra], ctx);
+    const full = this.only(ex, [...this.state.checks.forOperation(ex.operation), ...extra], ctx, extra);
     if (!ex.documented && isSuccess(ex) && (full.intent === "acceptance" || full.intent === "conforming")) {
       const kept = this.state.successes.get(ex.operation) ?? [];
       kept.push(ex);
@@ -125,8 +126,17 @@ export class Verdict {
     return ex;
   }
 
-  /** Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. */
-  only(ex: Exchange, ids: readonly string[], ctx: Partial<Omit<CheckContext, "model">> = {}): CheckContext {
+  /**
+   * Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. One
+   * response, one finding: the most specific check's (a check the scenario asked for by name, `preferred`, first
+   * among equals), the others noted under it.
+   */
+  only(
+    ex: Exchange,
+    ids: readonly string[],
+    ctx: Partial<Omit<CheckContext, "model">> = {},
+    preferred: readonly string[] = [],
+  ): CheckContext {
     this.exchanges++;
     // A request the transport did not send as built (a header left out) is in doubt whatever it meant; doubts
     // about how the suite built a valid request concern acceptance only (a probe brings its own).
@@ -148,7 +158,8 @@ export class Verdict {
       ...ctx,
     };
     if (!ex.documented && ex.response.status > 0) addAnswered(this.answered, ex.operation, ex.response.status);
-    for (const f of this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full)) this.findings.push(f);
+    const found = this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full);
+    for (const f of oneFindingPerResponse(found, preferred)) this.findings.push(f);
     return full;
   }
 }

@@ -256,7 +256,7 @@ function listing(
   // A page size far beyond any real page (no maximum is documented, so it is valid input) crashes this variant.
   if (faults.has("large-page-size-500") && size !== undefined && size > 10_000)
     return { status: 500, body: { message: "System.OutOfMemoryException" } };
-  if (bad && faults.has("server-error-on-bad-input")) return { status: 500 };
+  if (bad && faults.has("server-error-on-bad-input")) return { status: 500, body: { message: "boom" } };
   if (bad && !faults.has("accepts-invalid-input"))
     return { status: 400, body: { message: "Invalid query parameters" } };
   if (faults.has("rejects-valid-input") && (status?.length ?? 0) > 1) return { status: 400 };
@@ -294,7 +294,7 @@ function byId(id: string, faults: Faults, records: Array<Record<string, unknown>
   const record = records.find((r) => r.id === id);
   if (!/^brq_[A-Za-z0-9]+$/.test(id))
     return faults.has("server-error-on-bad-input")
-      ? { status: 500 }
+      ? { status: 500, body: { message: "boom" } }
       : { status: 400, body: { message: "malformed id" } };
   // A documented 500 (the copy of the document lists one) for an existing record: a failure, not an answer.
   if (record && faults.has("documented-500"))

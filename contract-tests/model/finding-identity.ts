@@ -1,8 +1,12 @@
 /**
- * What makes two findings one failure: their operation, check and kind (rule), their place (an instance path,
- * indices folded), the input that caused them and the answer's signature (its status, media type and the
- * server's own words with what varies between occurrences masked). Computed here and nowhere else: per scenario
- * (`distinct`), across a run (the report's merge) and for the baseline.
+ * What makes two findings one failure (issue 33: the server's answer decides): their check and kind (rule), their
+ * place (an instance path, indices folded) and the answer's signature (its status, media type and the server's own
+ * words with what varies between occurrences masked). The input that triggered a finding is not part of it: inputs
+ * that get the same answer are occurrences of one finding, which lists them and keeps the shortest as its example.
+ * Only an answer that tells causes nothing apart (an empty body, a framework's default error page) lets the
+ * operation and the parameter or member that carried the unusual value split findings. One response is one
+ * finding: the most specific check's, the others noted under it (`oneFindingPerResponse`). Computed here and
+ * nowhere else: per exchange, per scenario (`distinct`), across a run (the report's merge) and for the baseline.
  */
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { Exchange, Finding, ReceivedResponse } from "./types.js";
@@ -53,7 +57,8 @@ export function masked(text: string, sent: ReadonlySet<string> = NOTHING_SENT): 
     .replace(QUOTED, (all: string, quote?: string, straight?: string, single?: string, double?: string) => {
       const value = straight ?? single ?? double ?? "";
       if ((QUOTED_NAME.test(value) || QUOTED_PROSE.test(value)) && !sent.has(value)) return all;
-      return quote ? `${quote}<value>${quote}` : `${all.charAt(0)}<value>${all.charAt(all.length - 1)}`;
+      // Either straight quote is one mask: a value is quoted as the language's repr chose ('Y', but "'").
+      return quote === "`" ? "`<value>`" : quote ? "'<value>'" : `${all.charAt(0)}<value>${all.charAt(all.length - 1)}`;
     });
   // Every kind of noise carries a digit: a text without one has none.
   if (/\d/.test(out))
@@ -193,54 +198,280 @@ export function foldedPath(path: string): string {
   return path.replace(/\/\d+(?=\/|$)/g, "/*").replace(/(\/[^/]+\/\*)\1+/g, "$1");
 }
 
-/** The kind of a finding within its check: its rule id, else its title without parenthetical detail, as a slug. */
-export function ruleOf(f: Pick<Finding, "rule" | "title">): string {
+/** The parameter or member an input names ("query parameter page", "body member title"), as the engine words it. */
+const CARRIER = /\b(?:body member|(?:path|query|header|cookie) parameter) [^\s,;:()]+/;
+const CARRIERS = new RegExp(CARRIER.source, "g");
+
+/** The parameter or member that carried the unusual value of an input (its cause), or undefined. */
+export function carrierOf(cause: string | undefined): string | undefined {
+  return cause?.match(CARRIER)?.[0];
+}
+
+/**
+ * Words of an answer that tell no cause apart: HTTP reason phrases, the filler of a framework's default error page
+ * (Flask, Spring's Whitelabel page, Tomcat, nginx, Django).
+ */
+const FILLER = new Set(
+  (
+    "a an the this that is was has have been and or of for to in on as at by so you are your we our it its be " +
+    "error errors server internal unexpected unknown occurred occured something went wrong oops sorry please try " +
+    "again later http status code n type report message description exception request requests failed failure " +
+    "bad gateway service unavailable timeout not found forbidden unauthorized conflict unprocessable entity " +
+    "content too large many method allowed implemented gone precondition expectation unsupported media " +
+    "encountered condition prevented from fulfilling unable complete either overloaded there application " +
+    "whitelabel page no explicit mapping seeing fallback nginx apache tomcat openresty iis cloudflare " +
+    "temporarily issue problem processing handling"
+  ).split(" "),
+);
+
+/**
+ * True when an answer's signature carries words that tell one cause from another (a message, an exception); false
+ * for no words, or words of a default page ("500 text/html: 500 Internal Server Error nginx").
+ */
+export function tellsCause(signature: string): boolean {
+  if (signature.startsWith("no HTTP answer")) return true;
+  const words = signature.match(/^\d{3} [^:]*?(?: \(unreadable: [^)]*\))?: (.*)$/s)?.[1];
+  if (!words) return false;
+  const tokens = words
+    .toLowerCase()
+    .replace(/<[^<>]*>/g, " ")
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 1 && !FILLER.has(w));
+  return tokens.length > 0;
+}
+
+/** A text as a slug (lowercase words joined by "-"), at most 80 characters. */
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80) || "finding";
+
+/**
+ * The failing schema keyword of a conformance finding (the last part of its schema path: `required`, `type`,
+ * `pattern`), or undefined (another check, or a conditional rule, whose kind is its title).
+ */
+function keywordOf(f: Pick<Finding, "check" | "schemaPath">): string | undefined {
+  if (!BY_PLACE.has(f.check) || !f.schemaPath) return undefined;
+  const keyword = f.schemaPath.slice(f.schemaPath.lastIndexOf("/") + 1);
+  return /^[a-zA-Z$]+$/.test(keyword) && keyword !== "if" && keyword !== "then" ? keyword : undefined;
+}
+
+/**
+ * The kind of a finding within its check: its rule id; for a conformance finding its failing keyword
+ * (`schema-required`); else its title without parenthetical detail and the input it names, as a slug.
+ */
+export function ruleOf(f: Pick<Finding, "rule" | "title" | "cause" | "operation" | "check" | "schemaPath">): string {
+  if (f.rule) return f.rule;
+  const keyword = keywordOf(f);
+  return keyword ? `schema-${keyword}` : slug(kindText(f));
+}
+
+/** The rule issue 28's identity gave a finding without a rule id (its title's slug): its baseline entries match. */
+export function legacyRuleOf(f: Pick<Finding, "rule" | "title">): string {
   if (f.rule) return f.rule;
   let title = f.title;
   for (let before = ""; before !== title; ) {
     before = title;
     title = title.replace(/\s*\([^()]*\)/g, "");
   }
-  return (
-    title
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 80) || "finding"
+  return slug(title);
+}
+
+/**
+ * What a finding's title says of its kind: without parenthetical detail, the input it names (its cause, a
+ * parameter or member: "<input>") and the operations it names ("<operation>": its own, the delete that removed a
+ * resource; an operationId in camelCase, the common style, outside quotes).
+ */
+function kindText(f: Pick<Finding, "title" | "cause" | "operation">): string {
+  let title = f.cause && f.cause.length > 3 ? f.title.split(f.cause).join("<input>") : f.title;
+  for (let before = ""; before !== title; ) {
+    before = title;
+    title = title.replace(/\s*\([^()]*\)/g, "");
+  }
+  title = title.replace(CARRIERS, "<input>");
+  if (f.operation) title = title.split(f.operation).join("<operation>");
+  // Other operations a title names (the delete that removed a resource, the update that wrote it), outside quotes.
+  return title.replace(/((?<!\w)(["'])[^\n]*?\2(?!\w))|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (all, quoted?: string) =>
+    quoted ? all : "<operation>",
   );
 }
 
+/** The kind as identity compares it: the rule id, the failing keyword, else the title's kind text masked. */
+const kindOf = (f: Pick<Finding, "rule" | "title" | "cause" | "operation" | "check" | "schemaPath">) => {
+  const keyword = keywordOf(f);
+  return f.rule ?? (keyword ? `keyword ${keyword}` : masked(kindText(f)));
+};
+
 /**
- * The cause of a finding, readable and masked: the input that triggered it (as the engine named it) and the
- * answer's signature, "query parameter page: the N-bit edge N -> 500 application/json: Internal error". A
- * finding recorded without a signature (an older report) is known by its Received, masked.
+ * The answer's part of a finding's identity, readable: the answer's signature, and for an answer that tells causes
+ * nothing apart the parameter or member that carried the unusual value ("body member title -> 500 (no
+ * Content-Type)"). A signature-less finding (an older report) is known by its Received, masked.
  */
 export function causeOf(f: Pick<Finding, "cause" | "signature" | "received">): string {
-  const answer = f.signature ?? `received ${masked(f.received)}`;
-  return f.cause ? `${masked(f.cause)} -> ${answer}` : answer;
+  return canonicalCause(f.signature ?? `received ${masked(f.received)}`, f.cause);
 }
-
-/** The place of a finding in its identity: its instance path folded, "" without one. */
-export const placeIn = (f: Pick<Finding, "instancePath">) =>
-  f.instancePath !== undefined ? foldedPath(f.instancePath) : "";
 
 /**
- * The identity of a finding: two findings with the same one are one failure (counted, one example kept). The
- * operation, check, severity, rule and title (masked), place, and cause (input and signature).
+ * The answer's part from a signature and the input's cause (see causeOf): a success is its status class (a verdict
+ * on an answer that succeeded is the same whichever 2xx and media type it had); an error answer its signature, with
+ * the carrier of the input when the answer tells nothing.
  */
-export function findingIdentity(f: Finding): string {
-  // Without a rule id, the title stands for the kind (its slug would add nothing).
-  return [f.operation, f.check, f.severity, f.rule ?? "", masked(f.title), placeIn(f), causeOf(f)].join("\u0000");
+function canonicalCause(signature: string, cause: string | undefined): string {
+  const status = /^([1-5])\d\d /.exec(signature)?.[1];
+  if (status !== undefined && status < "4") return `${status}xx`;
+  const carrier = status === undefined || tellsCause(signature) ? undefined : carrierOf(cause);
+  return carrier ? `${carrier} -> ${signature}` : signature;
 }
 
-/** One entry per distinct failure of a scenario, each with its own example and how often it occurred. */
+/**
+ * The answer's part of a baseline entry's cause as this identity has it: an entry written by issue 28's identity
+ * ("the input -> the signature") keeps only what tells causes apart now.
+ */
+export function entryCause(cause: string): string {
+  const at = cause.indexOf(" -> ");
+  return at < 0 ? cause : canonicalCause(cause.slice(at + 4), cause.slice(0, at));
+}
+
+/** The checks whose findings are told apart by their place (the failing keyword is in their kind). */
+const BY_PLACE: ReadonlySet<string> = new Set(["response_schema_conformance", "response_headers_conformance"]);
+
+/**
+ * The place of a finding in its identity: for a conformance finding its instance path folded, else "" (a member a
+ * finding names is in its title; where it sits in a listing or a record is the same failure).
+ */
+export const placeIn = (f: Pick<Finding, "instancePath" | "check">) =>
+  f.instancePath !== undefined && BY_PLACE.has(f.check) ? foldedPath(f.instancePath) : "";
+
+/** True when entries of `check` are told apart by their place (see placeIn). */
+export const placeCounts = (check: string) => BY_PLACE.has(check);
+
+/**
+ * True when a finding is told apart by its operation too: an error answer that tells nothing (the same empty 500
+ * from two operations may be two bugs). An answer in the server's own words, or a verdict on a success, is one
+ * failure wherever it occurs; the operations it occurred on are listed.
+ */
+export function perOperation(f: Pick<Finding, "signature" | "received">): boolean {
+  const signature = f.signature ?? "";
+  return /^[45]\d\d /.test(signature) && !tellsCause(signature);
+}
+
+/**
+ * The identity of a finding: two findings with the same one are one failure (counted, the inputs and operations
+ * listed, the shortest example kept). The check, severity, kind (rule, else the title without the input it names),
+ * place, the answer's signature, a warning's reason, and for an answer that tells nothing the operation and the
+ * carrier of the input.
+ */
+export function findingIdentity(f: Finding): string {
+  // A warning's reason (the document is silent, the rule only implied, ...) is part of what it says.
+  const why = f.lenient?.because ?? "";
+  return [f.check, f.severity, why, kindOf(f), placeIn(f), causeOf(f), perOperation(f) ? f.operation : ""].join(
+    "\u0000",
+  );
+}
+
+/** Most inputs and operations a finding lists (the count says how many occurrences in all). */
+const MAX_LISTED = 100;
+
+/** `list` with `items` added (distinct, in order, at most MAX_LISTED). */
+function listed(list: string[] | undefined, items: readonly string[]): string[] {
+  const out = [...(list ?? [])];
+  for (const x of items) if (out.length < MAX_LISTED && !out.includes(x)) out.push(x);
+  return out;
+}
+
+/** A finding as the first of its occurrences: its input and its operation listed. */
+export function asOccurrences<F extends Finding>(f: F): F {
+  return {
+    ...f,
+    count: f.count ?? 1,
+    inputs: listed(f.inputs, f.cause ? [f.cause] : []),
+    operations: listed(f.operations, [f.operation]),
+  };
+}
+
+/**
+ * Adds the occurrences of `f` to `into` (the same identity): counts summed, inputs and operations listed, and the
+ * example (request, words, place) becomes `f`'s when its request is shorter: the shortest reproducer is shown.
+ */
+export function absorb<F extends Finding>(into: F, f: F): F {
+  const inputs = listed(into.inputs, f.inputs ?? (f.cause ? [f.cause] : []));
+  const operations = listed(into.operations, f.operations ?? [f.operation]);
+  const count = (into.count ?? 1) + (f.count ?? 1);
+  const shorter = f.curl.length < into.curl.length;
+  const { tests } = into as { tests?: string[] };
+  return Object.assign(shorter ? { ...into, ...f, ...(tests ? { tests } : {}) } : into, { count, inputs, operations });
+}
+
+/** One entry per distinct failure of a scenario, each with its shortest example and how often it occurred. */
 export function distinct(findings: Finding[]): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const f of findings) {
     const key = findingIdentity(f);
     const seen = byKey.get(key);
-    if (seen) seen.count = (seen.count ?? 1) + (f.count ?? 1);
-    else if (byKey.size < MAX_FINDINGS) byKey.set(key, { ...f, count: f.count ?? 1 });
+    if (seen) byKey.set(key, absorb(seen, f));
+    else if (byKey.size < MAX_FINDINGS) byKey.set(key, asOccurrences(f));
   }
   return [...byKey.values()];
+}
+
+/** The inputs of a finding in a few words: "a single quote, template markers, a NUL character and 16 more". */
+export function inputsText(f: Pick<Finding, "inputs" | "count">, shown = 3): string {
+  const inputs = f.inputs ?? [];
+  if (inputs.length === 0) return "";
+  // The parameter or member they share is said once.
+  const carriers = new Set(inputs.map(carrierOf));
+  const [carrier] = carriers;
+  const own =
+    carriers.size === 1 && carrier
+      ? inputs.map((i) => i.replace(carrier, "").replace(/^[\s:]+/, "") || i)
+      : [...inputs];
+  // A cause may hold commas (the value it shows): several are joined by semicolons.
+  const head = own.slice(0, shown).join(own.some((i) => i.includes(",")) ? "; " : ", ");
+  const rest = own.length - shown;
+  return `${carriers.size === 1 && carrier ? `${carrier}: ` : ""}${head}${rest > 0 ? ` and ${rest} more` : ""}`;
+}
+
+/**
+ * How specific a check's verdict is, most first: an answer that did not arrive whole; a verdict that knows what the
+ * request meant (an identifier it deleted, another account's write, a module's rule); a server error; valid input
+ * refused or invalid input accepted; an undocumented status; the media type; then the shape of the body.
+ */
+const SPECIFICITY: Record<string, number> = {
+  server_stopped_answering: 0,
+  response_readable: 0,
+  not_a_server_error: 2,
+  positive_data_acceptance: 3,
+  negative_data_rejection: 3,
+  status_code_conformance: 4,
+  content_type_conformance: 5,
+  response_schema_conformance: 6,
+  response_headers_conformance: 6,
+  undocumented_properties: 6,
+  // An envelope explains the undocumented member and the schema breaks it makes.
+  response_envelope: 5.5,
+  body_size_limit: 6,
+};
+/** How specific a check's verdict is (see SPECIFICITY): 0 most. */
+export const specificityOf = (check: string) => SPECIFICITY[check] ?? 1;
+const specificity = (f: Finding, preferred: readonly string[]) =>
+  (f.severity === "error" ? 0 : 10) + (preferred.includes(f.check) ? 0.5 : specificityOf(f.check));
+
+/** One line noting a finding under another of the same response. */
+const noted = (f: Finding) => `${f.check}: ${f.title} (${f.received.slice(0, 160)})`.slice(0, 300);
+
+/**
+ * One response, one finding: of the findings of several checks on one exchange, the most specific (errors before
+ * warnings, then by {@link SPECIFICITY}, a check the scenario asked for by name (`preferred`) right after an answer
+ * that did not arrive, then in check order) is the finding, and the others are noted under it
+ * (`also`): a 500's undocumented status, its media type and its schema are part of the server error, and a check
+ * that restates another's verdict on the same answer adds nothing.
+ */
+export function oneFindingPerResponse(findings: Finding[], preferred: readonly string[] = []): Finding[] {
+  if (findings.length < 2) return findings;
+  let primary = findings[0]!;
+  for (const f of findings) if (specificity(f, preferred) < specificity(primary, preferred)) primary = f;
+  const also = findings.filter((f) => f !== primary).map(noted);
+  return [{ ...primary, also: [...new Set([...(primary.also ?? []), ...also])].slice(0, 20) }];
 }

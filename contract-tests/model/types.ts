@@ -305,6 +305,15 @@ export interface Finding {
   signature?: string;
   /** For a 4xx or 5xx: the start of the server's answer (its first 8 KiB), as received (scrubbed of keys). */
   answer?: string;
+  /**
+   * The inputs (causes, as the engine named them) of its occurrences, distinct, in order (at most 100; `count` says
+   * how many occurrences in all): one finding per answer, however many inputs get it.
+   */
+  inputs?: string[];
+  /** The operations it occurred on, distinct, in order (`operation` is the first): an answer in the same words. */
+  operations?: string[];
+  /** The other checks' findings on the same response, noted under this one (one response, one finding). */
+  also?: string[];
   /** The request again, as data, with what the check knew of it: `--replay` sends it and re-runs the check. */
   replay?: Replay;
 }

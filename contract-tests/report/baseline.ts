@@ -4,7 +4,16 @@
  * expired entries; entries that no longer occur are reported as fixed.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { causeOf, foldedPath, placeIn, ruleOf } from "../model/finding-identity.js";
+import {
+  causeOf,
+  entryCause,
+  findingIdentity,
+  foldedPath,
+  legacyRuleOf,
+  placeCounts,
+  placeIn,
+  ruleOf,
+} from "../model/finding-identity.js";
 import type { Finding } from "../model/types.js";
 import { readJsonFile } from "../../openapi/lib/self-contained.js";
 
@@ -53,7 +62,14 @@ export const isOldEntry = (e: BaselineEntry): boolean => e.rule === undefined;
 export function entryKey(e: BaselineEntry): string {
   return isOldEntry(e)
     ? ["old", e.check, e.operation, e.place ?? ""].join("\u0000")
-    : ["new", e.check, e.operation, e.rule, e.cause ?? "", e.place ?? ""].join("\u0000");
+    : [
+        "new",
+        e.check,
+        e.operation,
+        e.rule,
+        entryCause(e.cause ?? ""),
+        placeCounts(e.check) ? (e.place ?? "") : "",
+      ].join("\u0000");
 }
 
 /** What a new-format entry says of a finding: check, operation, rule, cause, and its place when it has one. */
@@ -70,12 +86,19 @@ function newEntryOf(f: Finding): BaselineEntry {
   };
 }
 
-/** The keys an entry accepting `f` may have: a new entry's, then an old entry's (see {@link entryKey}). */
-export function findingKeys(f: Finding): [string, string] {
-  return [
-    entryKey(newEntryOf(f)),
-    entryKey({ check: f.check, operation: f.operation, place: placeOf(f), reason: "", expires: "" }),
-  ];
+/**
+ * The keys an entry accepting `f` may have: a new entry's, then an old entry's (see {@link entryKey}), for each
+ * operation the finding occurred on (an entry names one of them: the one it was written for).
+ */
+export function findingKeys(f: Finding): string[] {
+  const entry = newEntryOf(f);
+  // An entry issue 28 wrote named the rule by the title's slug (its cause is read by entryCause).
+  const legacy = legacyRuleOf(f);
+  return (f.operations ?? [f.operation]).flatMap((operation) => [
+    entryKey({ ...entry, operation }),
+    ...(legacy !== entry.rule ? [entryKey({ ...entry, operation, rule: legacy })] : []),
+    entryKey({ check: f.check, operation, place: placeOf(f), reason: "", expires: "" }),
+  ]);
 }
 
 /** True when `entry` accepts `finding`. */
@@ -140,7 +163,12 @@ export function updatedBaseline(previous: Baseline, findings: Finding[], now = n
   const before = new Map<string, BaselineEntry>();
   for (const e of previous.entries) if (!before.has(entryKey(e))) before.set(entryKey(e), e);
   const out = new Map<string, BaselineEntry>();
+  // One entry per distinct failure: the first occurrence's (in report order) names its operation.
+  const seen = new Set<string>();
   for (const f of findings.filter((x) => x.severity === "error")) {
+    const identity = findingIdentity(f);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
     const entry = newEntryOf(f);
     const key = entryKey(entry);
     if (out.has(key)) continue;

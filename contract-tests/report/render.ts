@@ -15,7 +15,7 @@ import {
   type Baseline,
   type BaselineEntry,
 } from "./baseline.js";
-import { findingIdentity } from "../model/finding-identity.js";
+import { absorb, asOccurrences, findingIdentity, inputsText, specificityOf } from "../model/finding-identity.js";
 import { capped, leftOutText, type LeftOut } from "./capped.js";
 import { fenceFor, outsideText } from "../../openapi/lib/outside-text.js";
 import {
@@ -27,7 +27,7 @@ import {
   type Reach,
   type ReachInput,
 } from "./reach.js";
-import { computeSecurity, securityText, type OperationSecurity } from "./security.js";
+import { computeSecurity, runWideSecurity, runWideText, securityText, type OperationSecurity } from "./security.js";
 
 /**
  * Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file.
@@ -41,16 +41,19 @@ export type ReportedFinding = Finding & {
   tests: string[];
 };
 
-/** One entry per distinct failure across the whole run (findingIdentity), counts summed, scenarios listed. */
+/**
+ * One entry per distinct failure across the whole run (findingIdentity): counts summed, inputs, operations and
+ * scenarios listed, the shortest example kept.
+ */
 function merge(findings: Array<Finding & { scenario: string; test: string }>): ReportedFinding[] {
   const byKey = new Map<string, ReportedFinding>();
   for (const f of findings) {
     const key = findingIdentity(f);
     const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { ...f, tests: [f.test] });
+    if (!seen) byKey.set(key, asOccurrences({ ...f, tests: [f.test] }));
     else {
-      seen.count = (seen.count ?? 1) + (f.count ?? 1);
-      if (!seen.tests.includes(f.test)) seen.tests.push(f.test);
+      const tests = seen.tests.includes(f.test) ? seen.tests : [...seen.tests, f.test];
+      byKey.set(key, { ...absorb(seen, { ...f, tests }), tests });
     }
   }
   return [...byKey.values()];
@@ -60,6 +63,8 @@ function merge(findings: Array<Finding & { scenario: string; test: string }>): R
 export interface RunReport {
   /** `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts). */
   target: { kind: string; baseUrl: string; strict: boolean; spec: string; lighter?: string[] };
+  /** The run's causes (its distinct findings, not those the baseline accepts), worst first, one line each. */
+  causes?: Cause[];
   /** The document's operations (a shard's: its own), in its order, with their documented statuses. */
   operations: Array<{ operationId: string; method: string; path: string; responses?: string[] }>;
   /**
@@ -97,6 +102,101 @@ export interface RunReport {
   notes?: Array<{ scenario: string; text: string }>;
   /** Per selected operation, which security checks ran and why the others did not (absent in older reports). */
   security?: OperationSecurity[];
+}
+
+/** A cause of the report's opening list: one distinct finding in a line. */
+export interface Cause {
+  severity: Finding["severity"];
+  check: string;
+  /** The first operation it occurred on; `operations` how many in all. */
+  operation: string;
+  operations: number;
+  title: string;
+  /** The answer's signature (status, media type, the server's words masked). */
+  signature?: string;
+  occurrences: number;
+  /** Distinct inputs that got this answer, and the first few in words. */
+  inputs: number;
+  inputsText?: string;
+}
+
+/** The causes of a list of findings, worst first: errors, the most specific checks, the most occurrences. */
+export function causesOf(findings: readonly ReportedFinding[]): Cause[] {
+  const rank = (f: Finding) => (f.severity === "error" ? 0 : 100) + specificityOf(f.check);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f) - rank(b.f) || (b.f.count ?? 1) - (a.f.count ?? 1) || a.i - b.i)
+    .map(({ f }) => ({
+      severity: f.severity,
+      check: f.check,
+      operation: f.operation,
+      operations: f.operations?.length ?? 1,
+      title: f.title,
+      ...(f.signature ? { signature: f.signature } : {}),
+      occurrences: f.count ?? 1,
+      inputs: f.inputs?.length ?? 0,
+      ...(f.inputs?.length ? { inputsText: inputsText(f) } : {}),
+    }));
+}
+
+/** A text cut to `n` characters. */
+const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+/** One cause in one line: operation, what, the answer, how many inputs. */
+export function causeText(c: Cause): string {
+  const where = `${c.operation}${c.operations > 1 ? ` (+${c.operations - 1} more operation${c.operations > 2 ? "s" : ""})` : ""}`;
+  const inputs = c.inputs
+    ? `${c.inputs} input${c.inputs === 1 ? "" : "s"}${c.inputsText ? ` (${cut(c.inputsText, 120)})` : ""}`
+    : "";
+  const times = `${c.occurrences} occurrence${c.occurrences === 1 ? "" : "s"}`;
+  return (
+    `${c.severity === "error" ? "✗" : "!"} ${where}: ${cut(c.title, 120)} [${c.check}]` +
+    `${c.signature ? `: ${cut(c.signature, 120)}` : ""}; ${inputs ? `${inputs}, ` : ""}${times}`
+  );
+}
+
+/** Most causes the text report and the markdown summary list at the top (the JSON report has every one). */
+const MAX_CAUSES = 50;
+
+/** Skipped scenarios' reasons that hold for the whole run: the same reason on three operations or more (or all). */
+export function runWideSkips(
+  report: Pick<RunReport, "skipped" | "operations">,
+): Array<{ reason: string; scenarios: number; operations: number }> {
+  const byReason = new Map<string, { scenarios: number; operations: Set<string> }>();
+  for (const x of report.skipped) {
+    const seen = byReason.get(x.reason) ?? { scenarios: 0, operations: new Set<string>() };
+    seen.scenarios++;
+    seen.operations.add(x.operation);
+    byReason.set(x.reason, seen);
+  }
+  const all = report.operations.length;
+  return [...byReason]
+    .filter(([, v]) => v.operations.size >= Math.max(2, Math.min(3, all)))
+    .map(([reason, v]) => ({ reason, scenarios: v.scenarios, operations: v.operations.size }));
+}
+
+/** The report's opening lines: its causes worst first, then what holds for the whole run (each said once). */
+function openingLines(report: RunReport): { causes: string[]; runWide: string[] } {
+  const causes = report.causes ?? causesOf(report.findings);
+  const errors = causes.filter((c) => c.severity === "error").length;
+  const head =
+    causes.length === 0
+      ? ["Causes: none"]
+      : [
+          `Causes: ${causes.length} (${errors} error(s), ${causes.length - errors} warning(s)), worst first:`,
+          ...causes.slice(0, MAX_CAUSES).map(causeText),
+          ...(causes.length > MAX_CAUSES
+            ? [`… and ${causes.length - MAX_CAUSES} more (each below, all in contract-report.json)`]
+            : []),
+        ];
+  const runWide = [
+    ...runWideText(runWideSecurity(report.security ?? []), (report.security ?? []).length),
+    ...runWideSkips(report).map(
+      (r) =>
+        `${r.scenarios} scenario(s) of ${r.operations} operation(s) skipped: ${r.reason.replace(/^skipped: /, "")}`,
+    ),
+  ];
+  return { causes: head, runWide };
 }
 
 /** What a run cut short left out. */
@@ -167,8 +267,9 @@ export function buildReport(
   const notes = results.flatMap((r) => (r.notes ?? []).map((text) => ({ scenario: r.id, text })));
   return {
     target,
-    operations,
     verdict: failed ? "fail" : notRun.scenarios > 0 ? "incomplete" : "pass",
+    causes: causesOf(findings),
+    operations,
     reach,
     summary: {
       scenarios: { passed: count("passed"), failed: count("failed"), skipped: count("skipped") },
@@ -210,12 +311,18 @@ export function formatFinding(f: Finding): string {
       ? `${t(f.curl.slice(0, MAX_CURL_CHARS))}… (whole command in contract-report.json)`
       : t(f.curl);
   lines.push(`    Request:       ${curl}`);
-  if (f.cause) lines.push(`    Cause:         ${t(f.cause)}`);
+  if (f.inputs && f.inputs.length > 1) lines.push(`    Inputs:        ${f.inputs.length}: ${t(inputsText(f))}`);
+  else if (f.cause) lines.push(`    Cause:         ${t(f.cause)}`);
+  if (f.operations && f.operations.length > 1)
+    lines.push(
+      `    Operations:    ${t(f.operations.slice(0, 5).join(", "))}${f.operations.length > 5 ? ` and ${f.operations.length - 5} more` : ""}`,
+    );
   lines.push(`    Received:      ${t(f.received)}`, `    Documented:    ${t(f.documented)}`);
   if (f.promise) lines.push(`    Promise:       ${t(f.promise)}`);
   if (f.schemaPath) lines.push(`    Schema path:   ${t(f.schemaPath)}`);
   if (f.instancePath !== undefined) lines.push(`    Instance path: ${t(f.instancePath) || "(root)"}`);
   if (f.value !== undefined) lines.push(`    Value:         ${t(JSON.stringify(f.value)?.slice(0, 200))}`);
+  for (const note of f.also ?? []) lines.push(`    Also:          ${t(note)}`);
   return lines.join("\n");
 }
 
@@ -271,6 +378,15 @@ export function formatText(report: RunReport): string {
       `document ${t(report.target.spec)})`,
     ...(report.target.lighter ?? []).map((line) => `Lighter on the mock: ${line}`),
   ];
+  const opening = openingLines(report);
+  out.push("", ...opening.causes.map((l, i) => (i === 0 ? t(l) : `  ${t(l)}`)));
+  if (opening.runWide.length) out.push("", "For the whole run:", ...opening.runWide.map((l) => `  ${t(l)}`));
+  const wideSecurity = runWideSecurity(report.security ?? []);
+  // A skip whose reason is a security phase's reason said above (no second account) is not said again.
+  const wideSkips = new Set([
+    ...runWideSkips(report).map((r) => r.reason),
+    ...wideSecurity.map((r) => `skipped: ${r.reason}`),
+  ]);
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));
   // Each list grouped by operation once (a large document has thousands of operations).
@@ -296,12 +412,15 @@ export function formatText(report: RunReport): string {
         out.push(`  ~ accepted by the baseline until ${t(a.expires)}: ${t(a.check)}: ${t(a.title)} (${t(a.reason)})`);
       if (more) out.push(`  ~ … ${leftOutText(more, "accepted findings", t(more.check))}`);
     }
-    for (const s of skippedOf.get(op) ?? []) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
+    const skipped = skippedOf.get(op) ?? [];
+    for (const s of skipped.filter((x) => !wideSkips.has(x.reason))) out.push(`  - ${t(s.test)}: ${t(s.reason)}`);
+    const wide = skipped.filter((x) => wideSkips.has(x.reason)).length;
+    if (wide) out.push(`  - ${wide} scenario(s) skipped for a reason of the whole run (see above)`);
     const reached = reachOf.get(op);
     if (reached) out.push(`  ${t(operationReachText(reached))}`);
     else if (listed.has(op)) out.push("  not selected in this run");
     const security = securityOf.get(op);
-    if (security) out.push(`  ${t(securityText(security))}`);
+    if (security) out.push(`  ${t(securityText(security, wideSecurity))}`);
   }
   for (const e of report.internalErrors)
     out.push("", `!! internal error in ${t(e.scenario)}: ${t(e.error.split("\n")[0])}`);
@@ -315,9 +434,9 @@ export function formatText(report: RunReport): string {
   const s = report.summary;
   out.push(
     "",
-    `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors} error(s), ${s.warnings} warning(s), ` +
-      `${s.accepted} accepted by the baseline (distinct findings; ${s.occurrences} ` +
-      `occurrences); scenarios ${s.scenarios.passed} ` +
+    `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors + s.warnings} cause(s) (${s.errors} ` +
+      `error(s), ${s.warnings} warning(s)), ${s.accepted} accepted by the baseline; ${s.occurrences} ` +
+      `occurrences; scenarios ${s.scenarios.passed} ` +
       `passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
   );
   if (s.notRun.scenarios > 0) out.push(notRunText(s.notRun));
@@ -358,6 +477,19 @@ function moreLines(groups: ReadonlyArray<{ more?: LeftOut }>, what: string): str
   return lines.length ? ["", ...lines] : [];
 }
 
+/** The markdown summary's opening: the causes worst first, then what holds for the whole run (each said once). */
+function markdownOpening(report: RunReport): string[] {
+  const { causes, runWide } = openingLines(report);
+  const [head, ...lines] = causes;
+  return [
+    `### ${cell(head!.replace(/:$/, ""))}`,
+    "",
+    ...lines.map((l) => `- ${cell(l)}`),
+    ...(lines.length ? [""] : []),
+    ...(runWide.length ? ["**For the whole run:**", "", ...runWide.map((l) => `- ${cell(l)}`), ""] : []),
+  ];
+}
+
 /** The markdown summary (reports/contract-summary.md; a CI job summary). */
 export function formatMarkdown(report: RunReport): string {
   const s = report.summary;
@@ -368,6 +500,7 @@ export function formatMarkdown(report: RunReport): string {
     ...(report.reach.belowMinimum ? [`**${belowMinimumText(report.reach)}**`, ""] : []),
     `**${cell(verdictText(report.verdict, report.reach))}**`,
     "",
+    ...markdownOpening(report),
     `Target: ${report.target.kind} ${code(report.target.baseUrl)} (strict: ${report.target.strict ? "on" : "off"}). ` +
       `Scenarios: ${s.scenarios.passed} passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped. ` +
       `Requests: ${s.requests}.`,
@@ -480,6 +613,9 @@ export function formatMarkdown(report: RunReport): string {
     "</details>",
   );
   const security = report.security ?? [];
+  const shared = runWideSecurity(security);
+  const wide = (n: { phase: string; reason: string }) =>
+    shared.some((r) => r.phase === n.phase && r.reason === n.reason);
   if (security.length)
     add(
       "",
@@ -493,7 +629,9 @@ export function formatMarkdown(report: RunReport): string {
         .map(
           (o) =>
             `| ${cell(o.operationId)} | ${o.ran.join(", ") || "none"} | ` +
-            `${o.notRun.map((n) => `${n.phase}: ${cell(n.reason)}`).join("; ")} |`,
+            `${o.notRun
+              .map((n) => (wide(n) ? `${n.phase} (see above)` : `${n.phase}: ${cell(n.reason)}`))
+              .join("; ")} |`,
         ),
       security.length > MAX_MARKDOWN_REACH_ROWS
         ? ["", `(${security.length - MAX_MARKDOWN_REACH_ROWS} more in contract-report.json)`]

@@ -88,9 +88,53 @@ function noScenario(row: PhaseRow, kind: string): string {
   return `the run had no scenario of this phase (not selected by --phases${producer})`;
 }
 
-/** One operation's security line in the text report. */
-export function securityText(s: OperationSecurity): string {
+/** A phase's reason for not running shared by several operations: said once, at the top of a report. */
+export interface RunWideReason {
+  phase: string;
+  reason: string;
+  /** How many operations it holds for (all of them: `operations` equals the selection's size). */
+  operations: number;
+}
+
+/**
+ * The reasons said once for the whole run: a phase's reason for sending nothing that two operations or more share
+ * (no second account, no scenario of the phase, a mock target; nothing of the operation the phase could send).
+ */
+export function runWideSecurity(security: readonly OperationSecurity[]): RunWideReason[] {
+  const shared = new Map<string, RunWideReason>();
+  for (const o of security)
+    for (const { phase, reason } of o.notRun) {
+      const key = `${phase}\u0000${reason}`;
+      const seen = shared.get(key);
+      if (seen) seen.operations++;
+      else shared.set(key, { phase, reason, operations: 1 });
+    }
+  return [...shared.values()].filter((r) => r.operations >= 2);
+}
+
+/** Longest reason of one phase an operation's security line gives (the JSON report has the whole). */
+const MAX_REASON = 100;
+
+/**
+ * One operation's security line in the text report: the phases that ran, those that did not with their own short
+ * reason, and those whose reason several operations share (`runWide`, said once above) by name only.
+ */
+export function securityText(s: OperationSecurity, runWide: readonly RunWideReason[] = []): string {
   const ran = s.ran.length ? `ran ${s.ran.join(", ")}` : "ran none";
-  const notRun = s.notRun.map((n) => `${n.phase} (${n.reason})`).join("; ");
+  const wide = (n: { phase: string; reason: string }) =>
+    runWide.some((r) => r.phase === n.phase && r.reason === n.reason);
+  const own = s.notRun
+    .filter((n) => !wide(n))
+    .map((n) => `${n.phase} (${n.reason.length > MAX_REASON ? `${n.reason.slice(0, MAX_REASON)}…` : n.reason})`);
+  const rest = s.notRun.filter(wide).map((n) => n.phase);
+  const notRun = [...own, ...(rest.length ? [`${rest.join(", ")} (see above)`] : [])].join("; ");
   return `security checks: ${ran}${notRun ? `; not run: ${notRun}` : ""}`;
+}
+
+/** The shared reasons as lines, once at the top of a report (`operations`: how many the run selected). */
+export function runWideText(runWide: readonly RunWideReason[], operations: number): string[] {
+  return runWide.map(
+    (r) =>
+      `security check ${r.phase} not run${r.operations < operations ? ` on ${r.operations} of ${operations} operations` : ""}: ${r.reason}`,
+  );
 }

@@ -23,7 +23,7 @@ import { specModel } from "../model/model.js";
 import { linkPointer } from "../model/promise.js";
 import { allLinks, evaluate } from "../model/links.js";
 import { cleanUp, tempDir } from "./support/spawn.js";
-import { errorsOf } from "./support/fault-runs.js";
+import { errorFindings, errorsOf, findingsPerFault } from "./support/fault-runs.js";
 
 type Run = { results: ScenarioResult[]; requests: number };
 const DOCUMENTS = ["without links", "with links"] as const;
@@ -97,6 +97,13 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
   it.each(CAUGHT_HERE.map((f) => [f, CRUD_FAULTS[f]] as const))("%s is caught by its check", (fault, { catchers }) => {
     const errors = errorsOf(runs.get(`${doc}: ${fault}`)!.results);
     expect(errors).toContain(catchers[0]);
+  });
+
+  it("is one error finding per planted fault: at most 2, on average at most 1.2 (issue 33)", () => {
+    const counts = Object.fromEntries(CAUGHT_HERE.map((f) => [f, errorFindings(runs.get(`${doc}: ${f}`)!.results)]));
+    const { average, above } = findingsPerFault(counts);
+    expect(above).toEqual([]);
+    expect(average, JSON.stringify(counts)).toBeLessThanOrEqual(1.2);
   });
 
   it("deletes at the end what it created, and says so", () => {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FAULTS, type FaultExpectation } from "../fault-server/faults.js";
-import { errorsOf, faultRuns, errorsWithoutPromise } from "./support/fault-runs.js";
+import { errorFindings, errorsOf, faultRuns, errorsWithoutPromise, findingsPerFault } from "./support/fault-runs.js";
 
 const runs = faultRuns((server) =>
   Object.entries(FAULTS).map(([f, e]) => [
@@ -34,6 +34,16 @@ describe("every fault of the catalogue", () => {
       ).toEqual([]);
     },
   );
+});
+
+describe("one finding per cause (issue 33)", () => {
+  it("each planted fault is one error finding: at most 2, on average at most 1.2", () => {
+    const counts = Object.fromEntries(Object.keys(FAULTS).map((f) => [f, errorFindings(runs.get(f)!.results)]));
+    const { average, above } = findingsPerFault(counts);
+    expect(above).toEqual([]);
+    expect(average, JSON.stringify(counts)).toBeLessThanOrEqual(1.2);
+    expect(Object.values(counts).every((n) => n >= 1)).toBe(true);
+  });
 });
 
 describe("an operation added to the document, with no suite code for it", () => {

@@ -1,8 +1,11 @@
 /**
- * One finding per distinct failure (issue 28): a finding is known by its operation, check, rule, place, cause
- * (the input) and the answer's signature (status, media type, the server's words masked); each keeps its own
- * example and count, per scenario and across the run; reports cap what they print per operation and check;
- * Received shows the server's words; baselines match by rule and cause, and old-format ones still match.
+ * One finding per cause (issues 28 and 33): a finding is known by its check, kind (rule), the answer's signature
+ * (status, media type, the server's words masked) and, for a conformance finding, its place; the input is not part
+ * of it: inputs that get the same answer are occurrences of one finding, listed, the shortest example kept. Only an
+ * answer that tells nothing (an empty body, a default error page) lets the operation and the parameter or member
+ * that carried the value split findings. One response is one finding (the other checks' verdicts noted under it).
+ * Reports open with the causes; Received shows the server's words; baselines match by rule and cause, and older
+ * entries still match.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +16,16 @@ import { runContract } from "../cli/contract-run.js";
 import { readSettings } from "../config/settings.js";
 import { exchange, model } from "../fixtures/exchanges.js";
 import { FAULT_SERVER_KEY, startFaultServer } from "../fault-server/server.js";
-import { causeOf, distinct, masked, serverWords, signatureOf } from "../model/finding-identity.js";
+import {
+  causeOf,
+  distinct,
+  inputsText,
+  masked,
+  oneFindingPerResponse,
+  serverWords,
+  signatureOf,
+  tellsCause,
+} from "../model/finding-identity.js";
 import type { CheckContext, Exchange, Finding, ScenarioResult } from "../model/types.js";
 import { ALL_CHECKS } from "../modules/index.js";
 import { loadBaseline, updatedBaseline, type BaselineEntry } from "../report/baseline.js";
@@ -219,6 +231,178 @@ describe("one finding per distinct failure", () => {
   });
 });
 
+describe("the answer decides the cause (issue 33)", () => {
+  const HOSTILE = ["a single quote", "template markers", "a NUL character", "text outside ASCII", "SQL syntax"];
+  /** The same 500 in the server's words for each hostile class, sent in body member url (longer and longer). */
+  const sameAnswer = () =>
+    HOSTILE.flatMap((what, i) =>
+      judged(
+        answered(500, { message: `sqlite3.OperationalError: near "${i}": syntax error` }, { url: "x".repeat(30 - i) }),
+        `body member url: ${what}`,
+      ),
+    );
+
+  it("inputs that get the same answer are one finding, listing them, the shortest request its example", () => {
+    const [one, ...rest] = distinct(sameAnswer());
+    expect(rest).toEqual([]);
+    expect(one!.count).toBe(5);
+    expect(one!.inputs).toEqual(HOSTILE.map((h) => `body member url: ${h}`));
+    expect(inputsText(one!)).toBe("body member url: a single quote, template markers, a NUL character and 2 more");
+    // The shortest reproducer: the last input sent the shortest body.
+    expect(one!.curl).toContain(`"${"x".repeat(26)}"`);
+    expect(one!.cause).toBe("body member url: SQL syntax");
+    const text = formatText(report([result("a", [one!])]));
+    expect(text).toContain("Inputs:        5: body member url: a single quote, template markers, a NUL character");
+  });
+
+  it("the same answer on two operations is one finding listing both; an empty one is a finding per operation", () => {
+    const on = (operation: string, body: unknown, cause: string): Finding[] =>
+      judged(answered(500, body), cause).map((f) => ({ ...f, operation }));
+    const words = { message: "ValueError: A string literal cannot contain NUL (0x00) characters." };
+    const run = report([
+      result("a", [...on("createSitemapRequest", words, "body member url: a NUL character")]),
+      result("b", [...on("updateDataSchema", words, "body member name: a NUL character")]),
+      result("c", [...on("createSitemapRequest", "", "body member url: a NUL character")]),
+      result("d", [...on("updateDataSchema", "", "body member name: a NUL character")]),
+    ]);
+    expect(run.findings.map((f) => [f.operation, f.operations, f.count])).toEqual([
+      ["createSitemapRequest", ["createSitemapRequest", "updateDataSchema"], 2],
+      ["createSitemapRequest", ["createSitemapRequest"], 1],
+      ["updateDataSchema", ["updateDataSchema"], 1],
+    ]);
+  });
+
+  it("an answer that tells nothing lets the parameter or member carrying the value split findings", () => {
+    const empty = (cause: string) => judged(answered(500, ""), cause);
+    const html = "<html><title>500 Internal Server Error</title><center>nginx</center></html>";
+    const page = (cause: string) =>
+      judged(exchange("createSitemapRequest", { status: 500, bodyText: html, contentType: "text/html" }), cause);
+    for (const send of [empty, page]) {
+      const found = distinct([
+        ...send("body member url: a single quote"),
+        ...send("body member url: a NUL character"),
+        ...send("body member max_cache_age: null"),
+      ]);
+      expect(found.map((f) => [f.inputs, f.count])).toEqual([
+        [["body member url: a single quote", "body member url: a NUL character"], 2],
+        [["body member max_cache_age: null"], 1],
+      ]);
+    }
+    expect(tellsCause("500 text/html: 500 Internal Server Error nginx")).toBe(false);
+    expect(tellsCause("500 application/json: Internal Server Error")).toBe(false);
+    expect(tellsCause("500 (no Content-Type)")).toBe(false);
+    expect(tellsCause("500 application/json: no such table: message")).toBe(true);
+    expect(tellsCause("500 text/plain: invalid literal for int() with base N: '<value>'")).toBe(true);
+  });
+
+  it("masks the literals of the server's words: the demo's invalid literal for int() is one finding", () => {
+    const found = distinct(
+      ["Y", "b", "G", "'"].flatMap((v, i) =>
+        judged(
+          // Python's repr: 'Y', and "'" for a quote.
+          answered(500, `ValueError: invalid literal for int() with base 10: ${v === "'" ? `"'"` : `'${v}'`}`, {
+            id: v,
+          }),
+          `path parameter id: class ${i}`,
+        ),
+      ),
+    );
+    expect(found.map((f) => f.count)).toEqual([4]);
+  });
+
+  it("one response is one finding: the server error, its status, media type and schema noted under it", () => {
+    const ex = exchange("createSitemapRequest", { status: 500, bodyText: "oops", contentType: "text/html" });
+    const found = oneFindingPerResponse(
+      ALL_CHECKS.run(
+        ["status_code_conformance", "content_type_conformance", "response_schema_conformance", "not_a_server_error"],
+        ex,
+        base,
+      ),
+    );
+    expect(found.map((f) => f.check)).toEqual(["not_a_server_error"]);
+    expect(found[0]!.also).toEqual([expect.stringMatching(/^status_code_conformance: Undocumented HTTP status code/)]);
+    // A verdict that knows what the request meant (an unknown identifier not refused) is the finding.
+    const of = (check: string, title: string): Finding => ({ ...found[0]!, check, title, also: [] });
+    const read = oneFindingPerResponse([
+      of("not_a_server_error", "Server error"),
+      of("unknown_resource", "An identifier that does not exist was not refused"),
+    ]);
+    expect(read.map((f) => f.check)).toEqual(["unknown_resource"]);
+    expect(read[0]!.also).toEqual(["not_a_server_error: Server error (status 500 (oops))"]);
+  });
+
+  it("a baseline entry keeps accepting: written for either operation, or in issue 28's form (input -> answer)", () => {
+    const words = { message: "boom" };
+    const findings = [
+      ...judged(answered(500, words), "body member url: a NUL character"),
+      ...judged(answered(500, words), "body member url: a single quote").map((f) => ({
+        ...f,
+        operation: "updateDataSchema",
+      })),
+    ];
+    const entry = (operation: string, cause: string): BaselineEntry => ({
+      check: "not_a_server_error",
+      operation,
+      rule: "server-error",
+      cause,
+      reason: "known",
+      expires: "2999-01-01",
+    });
+    for (const e of [
+      entry("updateDataSchema", "500 application/json: boom"),
+      entry("createSitemapRequest", "body member url: a single quote -> 500 application/json: boom"),
+    ]) {
+      const run = report([result("a", [], findings)], [e]);
+      expect(run.accepted).toHaveLength(1);
+      expect(run.baseline.fixed).toEqual([]);
+    }
+    expect(updatedBaseline({ entries: [] }, findings).entries).toEqual([
+      expect.objectContaining({ operation: "createSitemapRequest", cause: "500 application/json: boom" }),
+    ]);
+  });
+});
+
+describe("the reports open with the causes", () => {
+  it("text, markdown and JSON list the causes worst first, one line each, before the details", () => {
+    const findings = [
+      ...distinct(
+        ["a single quote", "a NUL character"].flatMap((w) =>
+          judged(answered(500, { message: "boom" }), `body member url: ${w}`),
+        ),
+      ),
+      {
+        check: "undocumented_properties",
+        severity: "warning",
+        operation: "createSitemapRequest",
+        title: 'Undocumented property "x" in the response',
+        received: "1",
+        documented: "none",
+        curl: "curl",
+      } satisfies Finding,
+    ];
+    const run = report([result("a", findings)]);
+    expect(Object.keys(run).slice(0, 3)).toEqual(["target", "verdict", "causes"]);
+    expect(run.causes!.map((c) => [c.severity, c.check, c.occurrences, c.inputs])).toEqual([
+      ["error", "not_a_server_error", 2, 2],
+      ["warning", "undocumented_properties", 1, 0],
+    ]);
+    const text = formatText(run);
+    const lines = text.split("\n");
+    expect(lines[2]).toBe("Causes: 2 (1 error(s), 1 warning(s)), worst first:");
+    expect(lines[3]).toBe(
+      "  ✗ createSitemapRequest: Server error [not_a_server_error]: 500 application/json: boom; 2 inputs " +
+        "(body member url: a single quote, a NUL character), 2 occurrences",
+    );
+    expect(text.indexOf("Causes:")).toBeLessThan(text.indexOf("== createSitemapRequest"));
+    expect(lines.at(-1)).toMatch(
+      /: 2 cause\(s\) \(1 error\(s\), 1 warning\(s\)\), 0 accepted by the baseline; 3 occurrences;/,
+    );
+    const md = formatMarkdown(run);
+    expect(md.indexOf("### Causes: 2")).toBeGreaterThan(0);
+    expect(md.indexOf("### Causes: 2")).toBeLessThan(md.indexOf("| errors (not in the baseline) |"));
+  });
+});
+
 describe("the reports cap what they print per operation and check", () => {
   const twelve = () =>
     distinct(
@@ -281,17 +465,15 @@ describe("the baseline matches by rule and cause", () => {
         check: "not_a_server_error",
         operation: "createSitemapRequest",
         rule: "server-error",
-        cause: expect.stringMatching(/ -> 500 application\/json: /),
+        cause: expect.stringMatching(/^500 application\/json: /),
         reason: "a known crash, fix under way",
         expires: "2999-01-01",
       });
     expect(next.entries.map((e) => e.cause).sort()).toEqual(
       [
-        "a body that is N -> 500 application/json: 'int' object is not subscriptable",
-        "body member url: an integer where a string is expected -> 500 application/json: can only concatenate " +
-          'str (not "int") to str',
-        "body member url: text outside ASCII -> 500 application/json: 'ascii' codec can't encode character " +
-          "'<value>' in position N: ordinal not in range(N)",
+        "500 application/json: 'int' object is not subscriptable",
+        '500 application/json: can only concatenate str (not "int") to str',
+        "500 application/json: 'ascii' codec can't encode character '<value>' in position N: ordinal not in range(N)",
       ].sort(),
     );
     // The file it writes reads back, accepts what it was written from, and no longer says "old format".
@@ -398,12 +580,12 @@ describe("a run against a server with two causes of one 500", () => {
   });
 });
 
-describe("the fault server's three causes of a 500 on one operation", () => {
-  it("are three findings or more, each with its own input, example and the server's own words", async () => {
+describe("the fault server's two answers to a 500 on one operation", () => {
+  it("are two findings, each listing the inputs that got it, the shortest as its example", async () => {
     const server = await startFaultServer();
     try {
-      // Two planted faults: a null cache age crashes createSitemapRequest in its words, any invalid input in others
-      // (a wrong type, a missing body, ...): each input its own finding.
+      // A null cache age gets its own message ("Nullable object must have a value."); invalid input gets "boom"
+      // (a wrong type, a missing body, ...): one finding per answer, each input an occurrence.
       const { results } = await runContract(
         readSettings({
           CONTRACT_BASE_URL: server.baseUrl("null-cache-age-500", "server-error-on-bad-input"),
@@ -417,18 +599,21 @@ describe("the fault server's three causes of a 500 on one operation", () => {
       const crashes = buildReport(target, ops, results, { entries: [] }, 1).findings.filter(
         (f) => f.check === "not_a_server_error" && f.operation === "createSitemapRequest",
       );
-      const causes = new Set(crashes.map((f) => f.cause));
-      expect(causes.size, [...causes].join("\n")).toBe(crashes.length);
-      expect(crashes.length).toBeGreaterThanOrEqual(3);
-      expect(causes).toContain("body member max_cache_age: null (the schema is nullable)");
-      expect(causes).toContain("url: integer where the schema allows string");
-      expect(causes).toContain("no body where one is required");
-      // Each example is its own request, and says what the server said to it.
-      expect(new Set(crashes.map((f) => f.curl)).size).toBe(crashes.length);
-      expect(crashes.find((f) => f.cause?.startsWith("body member max_cache_age"))?.received).toContain(
-        "Nullable object must have a value.",
+      expect(crashes.map((f) => f.signature).sort()).toEqual([
+        "500 application/json: Nullable object must have a value.",
+        "500 application/json: boom",
+      ]);
+      const boom = crashes.find((f) => f.signature?.endsWith("boom"))!;
+      expect(boom.inputs).toEqual(
+        expect.arrayContaining(["url: integer where the schema allows string", "no body where one is required"]),
       );
-      expect(crashes.find((f) => f.cause === "no body where one is required")?.received).toContain("boom");
+      expect(boom.count).toBeGreaterThanOrEqual(boom.inputs!.length);
+      // The example is the shortest request that got the answer.
+      const curls = results.flatMap((r) => r.findings).filter((f) => f.signature === boom.signature);
+      expect(boom.curl.length).toBe(Math.min(...curls.map((f) => f.curl.length)));
+      const nullable = crashes.find((f) => f.signature?.includes("Nullable"))!;
+      expect(nullable.inputs).toContain("body member max_cache_age: null (the schema is nullable)");
+      expect(nullable.received).toContain("Nullable object must have a value.");
     } finally {
       await server.stop();
     }

@@ -121,12 +121,11 @@ describe.each(["without links", "with links"])("the CRUD server's document %s", 
 
   it("a readOnly member taken from the body is an error on each write, naming its readOnly keyword", () => {
     const found = errors(runs.get(`crud ${doc}: updated-at-writable`)!);
-    expect(found.map((f) => [f.check, f.title])).toEqual(
-      ["createPost", "updatePost", "patchPost"].map((op) => [
-        "server_owned_member",
-        `Server-owned member "updatedAt" took the value ${op} sent`,
-      ]),
-    );
+    // One cause (issue 33): one finding, on each write.
+    expect(found).toHaveLength(1);
+    expect(found[0]!.check).toBe("server_owned_member");
+    expect(found[0]!.title).toMatch(/^Server-owned member "updatedAt" took the value (create|update|patch)Post sent$/);
+    expect(found[0]!.operations).toEqual(["createPost", "updatePost", "patchPost"]);
     expect(found[0]!.received).toMatch(
       /^updatedAt: sent "2001-02-03T04:05:06Z", now "2001-02-03T04:05:06Z"; the server had set "20\d\d-/,
     );

@@ -37,10 +37,8 @@ const DOCUMENTS = {
     sign_update: {
       not_a_server_error:
         "mock: Prism cannot write the documented application/jwt and answers its own " +
-        "500 (the default response describes a failure, it allows none)",
-      response_schema_conformance:
-        "mock: Prism cannot write the documented application/jwt, answers its " +
-        "own 500 problem, which breaks the default response's schema",
+        "500 (the default response describes a failure, it allows none); its problem body breaks the default " +
+        "response's schema, noted under it",
     },
   },
 } satisfies Record<string, Record<string, Record<string, string>>>;

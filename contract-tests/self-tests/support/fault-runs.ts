@@ -17,6 +17,7 @@ import {
 } from "../../fault-server/server.js";
 import { documentWithAddedOperation } from "../../fixtures/document-copy.js";
 import type { Finding, ScenarioResult } from "../../model/types.js";
+import { buildReport } from "../../report/render.js";
 import { cleanUp } from "./spawn.js";
 
 /** One planned run: its name and the settings (on top of the defaults below) it runs with. */
@@ -33,6 +34,26 @@ export interface FaultRun {
 export const errorsOf = (results: ScenarioResult[]) => checksOf(results, "error");
 /** The runs' warning check ids, distinct and sorted. */
 export const warningsOf = (results: ScenarioResult[]) => checksOf(results, "warning");
+
+/**
+ * The distinct error findings of a run, as its report counts them (one per cause: the report's merge across
+ * scenarios and operations), for the findings-per-planted-fault figure (issue 33; `npm run measure:findings`).
+ */
+export const errorFindings = (results: ScenarioResult[]) =>
+  buildReport({ kind: "live", baseUrl: "", strict: false, spec: "" }, [], results, { entries: [] }, 0).findings.filter(
+    (f) => f.severity === "error",
+  ).length + results.flatMap((r) => r.accepted).filter((f) => f.severity === "error").length;
+
+/** Per planted fault its error findings (`errorFindings`): none above 2, on average at most 1.2. */
+export function findingsPerFault(counts: Record<string, number>): { average: number; above: string[] } {
+  const values = Object.values(counts);
+  return {
+    average: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length),
+    above: Object.entries(counts)
+      .filter(([, n]) => n > 2)
+      .map(([fault, n]) => `${fault}: ${n}`),
+  };
+}
 
 /**
  * The document copy with the added operation, written once per worker process: the test files a worker runs one
