@@ -64,6 +64,31 @@ const echoing = (key: string): TimedExchange => {
   return { exchange, started: Date.now() };
 };
 
+/** A token endpoint the run called as an operation: a throwaway account's password sent, a token answered. */
+const JWT_TEXT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjczEyMyJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ";
+const tokenCall = (): TimedExchange => ({
+  started: Date.now(),
+  exchange: {
+    operation: "getToken",
+    request: {
+      method: "POST",
+      url: `${server.url}/oauth/token?client_secret=s3cr3t-client&scope=read`,
+      path: "/oauth/token",
+      query: {},
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: "session=abc123def" },
+      bodyText: "grant_type=password&username=cs123&password=Cs-123-Pw9%21",
+    },
+    response: {
+      status: 200,
+      headers: { "content-type": "application/json", "set-cookie": "session=abc123def; HttpOnly" },
+      contentType: "application/json",
+      bodyText: JSON.stringify({ access_token: JWT_TEXT, refresh_token: "r-123456789", token_type: "bearer" }),
+      bodyBytes: 100,
+      elapsedMs: 2,
+    },
+  },
+});
+
 beforeAll(async () => {
   server = await startFaultServer();
   dir = tempDir("contract-sarif-");
@@ -75,7 +100,7 @@ beforeAll(async () => {
     CONTRACT_REPORTS_DIR: dir,
   });
   const { run, results } = await runContract(settings);
-  exchanges = [...run.exchanges, echoing(FAULT_SERVER_KEY)];
+  exchanges = [...run.exchanges, echoing(FAULT_SERVER_KEY), tokenCall()];
   const ops = run.model.operations.map(({ operationId, method, path }) => ({ operationId, method, path }));
   report = buildReport(
     { kind: "live", baseUrl: settings.baseUrl, strict: false, spec: SPEC },
@@ -181,5 +206,22 @@ describe("the HAR archive", () => {
       (e: { response: { status: number } }) => e.response.status === 500,
     );
     expect(echoed.response.content.text).toContain("***");
+  });
+
+  it("holds no credential the run did not configure: tokens, passwords, cookies of a body, a form or a header", () => {
+    const text = file("contract-exchanges.har");
+    for (const secret of [JWT_TEXT, "r-123456789", "Cs-123-Pw9", "abc123def", "s3cr3t-client"])
+      expect(text.includes(secret), secret).toBe(false);
+    const entry = JSON.parse(text).log.entries.find((e: { comment: string }) => e.comment === "getToken");
+    expect(JSON.parse(entry.response.content.text)).toEqual({
+      access_token: "***",
+      refresh_token: "***",
+      token_type: "bearer",
+    });
+    expect(entry.request.postData.text).toBe("grant_type=password&username=cs123&password=***");
+    expect(entry.request.queryString).toEqual([
+      { name: "client_secret", value: "***" },
+      { name: "scope", value: "read" },
+    ]);
   });
 });
