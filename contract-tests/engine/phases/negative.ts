@@ -57,17 +57,49 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
     const { [name]: _dropped, ...rest } = members;
     bodies.push([rest, `missing required member ${name}`, "error"]);
   }
-  for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>))
+  // Written as text (a form), a member's wrong types read alike: one per member and place (see oneWrongTypeEach).
+  const text = body.writing !== "json";
+  for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
+    const kept = oneWrongTypeEach(text, (candidate) => invalid(candidate));
     for (const m of [
       ...invalidValues(ctx.model, s),
       ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, members[name]),
     ])
-      bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+      if (kept(m, { ...members, [name]: m.value }))
+        bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+  }
   // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
   const leftOut = (candidate: unknown) => !body.required && readsAsNoBody(op, candidate);
+  // The same bytes are one request, whatever value they were built from (a form writes several alike).
+  const sent = new Set<string>();
   for (const [candidate, what, demand] of bodies)
-    if (invalid(candidate) && !leftOut(candidate))
-      send(toRequest(op, { ...values, body: { value: candidate } }), what, demand);
+    if (invalid(candidate) && !leftOut(candidate)) {
+      const spec = toRequest(op, { ...values, body: { value: candidate } });
+      const bytes = spec.rawBody ?? (spec.json === undefined ? "" : `json:${JSON.stringify(spec.json)}`);
+      const key = `${spec.contentType}\u0000${JSON.stringify(spec.headers)}\u0000${bytes}`;
+      if (sent.has(key)) continue;
+      sent.add(key);
+      send(spec, what, demand);
+    }
+}
+
+/**
+ * A filter of one member's or parameter's mutations: every wrong JSON type where the value is written as JSON; where
+ * it is written as text (a styled parameter, a form field), where a boolean, a number and a string are all just text
+ * and null is an empty value, only the first wrong type per place (value, item) that still breaks the schema as the
+ * server reads it (`invalid`, given the request's value), as the suite always sent. Other mutations pass.
+ */
+function oneWrongTypeEach(
+  text: boolean,
+  invalid: (candidate: unknown) => boolean,
+): (m: Mutation, candidate: unknown) => boolean {
+  const taken = new Set<string>();
+  return (m, candidate) => {
+    if (!text || !m.wrongType) return true;
+    if (taken.has(m.wrongType.at) || !invalid(candidate)) return false;
+    taken.add(m.wrongType.at);
+    return true;
+  };
 }
 
 /** Required parameters left out, and parameters that break their schemas as the server reads the wire. */
@@ -85,18 +117,24 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
       ambiguous: false,
     });
   }
-  for (const p of op.parameters)
+  for (const p of op.parameters) {
+    // An empty path segment would change the route, not the parameter; a value still valid on the wire is no
+    // negative.
+    const wireErrors = (value: unknown) => {
+      const wire = serialize(p, value);
+      return p.in === "path" && (wire === "" || value === null)
+        ? []
+        : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
+    };
+    // A parameter with JSON content carries each wrong type as itself; a styled one as text (see oneWrongTypeEach).
+    const kept = oneWrongTypeEach(p.contentType === undefined, (value) => wireErrors(value).length > 0);
     for (const m of [
       ...invalidValues(ctx.model, p.schema),
       ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name]),
     ]) {
+      if (!kept(m, m.value)) continue;
       const wire = serialize(p, m.value);
-      // An empty path segment would change the route, not the parameter; a value still valid on the wire is no
-      // negative.
-      const errors =
-        p.in === "path" && (wire === "" || m.value === null)
-          ? []
-          : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
+      const errors = wireErrors(m.value);
       if (errors.length === 0) continue;
       const v = cloneValues(values);
       bucketOf(v, p.in)[p.name] = m.value;
@@ -114,6 +152,7 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
         ambiguous: wire === "" || (Array.isArray(wire) && wire.every((w) => w === "")),
       });
     }
+  }
 }
 
 async function negative(ctx: ScenarioContext, op: OperationEntry): Promise<Outcome> {
