@@ -8,10 +8,10 @@ import { responsePromise, securityPromise } from "./promise.js";
 import type { SpecModel } from "./model.js";
 
 /** The case a refusal answers. */
-export type RefusalCase = "credential" | "unknown-id";
+type RefusalCase = "credential" | "unknown-id";
 
 /** What the document names for the case: the statuses it documents, those an answer may have, and the promise. */
-export interface DocumentedRefusal {
+interface DocumentedRefusal {
   /** The statuses documented for the case, exactly (`4XX` and `default` name none). */
   documented: number[];
   /** The statuses that keep the promise. */

@@ -5,7 +5,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 
 /** A place in the document's text, 1-based. */
-export interface TextPlace {
+interface TextPlace {
   line: number;
   column: number;
 }
