@@ -28,6 +28,39 @@ const NAMING: Record<RefusalCase, number[]> = { credential: [401, 403], "unknown
  */
 const UNRELATED = new Set([408, 429]);
 
+/** Where the operation's credentials go, as `in:name` (lower-cased names for headers). */
+function credentialPlaces(model: SpecModel, operationId: string): Set<string> {
+  const places = new Set<string>();
+  for (const alt of model.operation(operationId).security)
+    for (const s of alt) {
+      if (s.type === "apiKey" && s.in && s.name)
+        places.add(`${s.in}:${s.in === "header" ? s.name.toLowerCase() : s.name}`);
+      else if (s.type === "http" || s.type === "oauth2" || s.type === "openIdConnect")
+        places.add("header:authorization");
+    }
+  return places;
+}
+
+/**
+ * True when a credential of the operation goes where one of its required parameters goes, as written (an
+ * Authorization header parameter, which OpenAPI ignores, is read too).
+ */
+function carriedInRequiredParameter(model: SpecModel, operationId: string): boolean {
+  const places = credentialPlaces(model, operationId);
+  const pointer = model.operation(operationId).pointer;
+  const lists = [model.at(`${pointer}/parameters`), model.at(`${pointer.replace(/\/[^/]+$/, "")}/parameters`)];
+  return lists
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .map((p) => model.deref(p, "").schema as { in?: unknown; name?: unknown; required?: unknown } | undefined)
+    .some(
+      (p) =>
+        p?.required === true &&
+        typeof p.in === "string" &&
+        typeof p.name === "string" &&
+        places.has(`${p.in}:${p.in === "header" ? p.name.toLowerCase() : p.name}`),
+    );
+}
+
 /**
  * The documented refusal of `kind` for the operation, or undefined when the document names none (or, for a
  * credential, the operation has no security requirement). A credential's documented 403 alone also accepts 401:
@@ -48,5 +81,9 @@ export function documentedRefusal(
   if (!promise) return undefined;
   const accepted = new Set([...documented, ...UNRELATED]);
   if (kind === "credential" && !accepted.has(401)) accepted.add(401);
+  // A credential carried in a required parameter of the operation (an Authorization header it also lists): a request
+  // without it lacks a required parameter too, and the document's refusal of invalid input (400, 422) answers it.
+  if (kind === "credential" && carriedInRequiredParameter(model, operationId))
+    for (const s of [400, 422]) accepted.add(s);
   return { documented, accepted, promise };
 }

@@ -48,8 +48,10 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
   const { schema = {}, pointer: at } = ctx.model.deref({ $ref: `#${pointer}` }, pointer);
   // The members the mutations start from: none when the valid body is no object (null for a nullable schema).
   const members: Record<string, unknown> = isMapping(values.body.value) ? values.body.value : {};
+  // Written as text (a form, multipart, text), wrong types read alike: one per member and place (oneWrongTypeEach).
+  const text = body.writing !== "json";
   const bodies: Array<[unknown, string, Mutation["demand"]]> = [
-    ...invalidValues(ctx.model, { $ref: `#${pointer}` }),
+    ...invalidValues(ctx.model, { $ref: `#${pointer}` }).filter(oneWrongTypeEach(text)),
     ...moreInvalidValues(ctx.model, { $ref: `#${pointer}` }, pointer, values.body.value),
   ].map((m) => [m.value, `a body that is ${m.what}`, m.demand]);
   bodies.push([{}, "an empty object", "error"]);
@@ -57,16 +59,13 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
     const { [name]: _dropped, ...rest } = members;
     bodies.push([rest, `missing required member ${name}`, "error"]);
   }
-  // Written as text (a form), a member's wrong types read alike: one per member and place (see oneWrongTypeEach).
-  const text = body.writing !== "json";
   for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
-    const kept = oneWrongTypeEach(text, (candidate) => invalid(candidate));
+    const kept = oneWrongTypeEach(text);
     for (const m of [
       ...invalidValues(ctx.model, s),
       ...moreInvalidValues(ctx.model, s, `${at}/properties/${name}`, members[name]),
     ])
-      if (kept(m, { ...members, [name]: m.value }))
-        bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
+      if (kept(m)) bodies.push([{ ...members, [name]: m.value }, `${name}: ${m.what}`, m.demand]);
   }
   // An optional body (`required` defaults to false) written as nothing (an empty form) is a body left out: allowed.
   const leftOut = (candidate: unknown) => !body.required && readsAsNoBody(op, candidate);
@@ -85,18 +84,15 @@ function bodyCases(ctx: ScenarioContext, op: OperationEntry, values: Values, add
 
 /**
  * A filter of one member's or parameter's mutations: every wrong JSON type where the value is written as JSON; where
- * it is written as text (a styled parameter, a form field), where a boolean, a number and a string are all just text
- * and null is an empty value, only the first wrong type per place (value, item) that still breaks the schema as the
- * server reads it (`invalid`, given the request's value), as the suite always sent. Other mutations pass.
+ * it is written as text (a styled parameter, a form or multipart field, a text body), a boolean, a number and a
+ * string are all just text, null an empty value, and an array or an object changes the fields rather than the type:
+ * only the first wrong type per place (value, item), as the suite always sent. Other mutations pass.
  */
-function oneWrongTypeEach(
-  text: boolean,
-  invalid: (candidate: unknown) => boolean,
-): (m: Mutation, candidate: unknown) => boolean {
+function oneWrongTypeEach(text: boolean): (m: Mutation) => boolean {
   const taken = new Set<string>();
-  return (m, candidate) => {
+  return (m) => {
     if (!text || !m.wrongType) return true;
-    if (taken.has(m.wrongType.at) || !invalid(candidate)) return false;
+    if (taken.has(m.wrongType.at)) return false;
     taken.add(m.wrongType.at);
     return true;
   };
@@ -127,12 +123,12 @@ function parameterCases(ctx: ScenarioContext, op: OperationEntry, values: Values
         : ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, wire));
     };
     // A parameter with JSON content carries each wrong type as itself; a styled one as text (see oneWrongTypeEach).
-    const kept = oneWrongTypeEach(p.contentType === undefined, (value) => wireErrors(value).length > 0);
+    const kept = oneWrongTypeEach(p.contentType === undefined);
     for (const m of [
       ...invalidValues(ctx.model, p.schema),
       ...moreInvalidValues(ctx.model, p.schema, p.schemaPointer, bucketOf(values, p.in)[p.name]),
     ]) {
-      if (!kept(m, m.value)) continue;
+      if (!kept(m)) continue;
       const wire = serialize(p, m.value);
       const errors = wireErrors(m.value);
       if (errors.length === 0) continue;
