@@ -196,6 +196,7 @@ function replayOf(exchange: Exchange, ctx: CheckContext): Replay {
       linkInferred: ctx.linkInferred,
       deletedBy: ctx.deletedBy,
       unknownIn: ctx.unknownIn,
+      wellFormed: ctx.wellFormed,
       unreachableSite: ctx.unreachableSite,
       hostile: ctx.hostile,
     }).filter(([, v]) => v !== undefined),

@@ -1,5 +1,6 @@
 import { finding, isSuccess } from "../model/exchange.js";
 import { unknownIdPromise } from "../model/promise.js";
+import { documentedRefusal } from "../model/refusal.js";
 import type { Check } from "../model/types.js";
 
 /**
@@ -7,12 +8,30 @@ import type { Check } from "../model/types.js";
  * 410, or a 4xx whose description says so), the answer is a 4xx, never a 2xx that pretends the resource is there
  * (nor a 5xx, which not_a_server_error reports as well); where it documents none, the answer is held only to what
  * the document does list (an idempotent delete may answer its 200). In a query filter, a 2xx is fine as long as
- * it does not return a record under that identifier.
+ * it does not return a record under that identifier. A well-formed identifier in the path (valid against its
+ * parameter's schema) is refused with the documented 404 or 410 where the operation documents one.
  */
-export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linkPromise }) => {
+export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignIds, linkPromise, wellFormed }) => {
   if (intent !== "unknown-resource") return [];
   const status = ex.response.status;
-  if (status === 0 || (status >= 400 && status < 500)) return [];
+  if (status === 0) return [];
+  if (status >= 400 && status < 500) {
+    // A well-formed identifier in the path gets the documented 404 (or 410) where the operation documents one.
+    const refusal =
+      unknownIn === "path" && wellFormed ? documentedRefusal(model, ex.operation, "unknown-id") : undefined;
+    if (!refusal || refusal.accepted.has(status)) return [];
+    const named = refusal.documented.join(" or ");
+    return [
+      finding(ex, {
+        severity: "error",
+        rule: "documented-refusal",
+        title: `An identifier that does not exist was refused with another status than the documented ${named}`,
+        received: `status ${status}`,
+        documented: `status ${named}: the operation documents its answer to an identifier that names nothing`,
+        promise: refusal.promise,
+      }),
+    ];
+  }
   if (unknownIn !== "path" && isSuccess(ex)) {
     const returned = (foreignIds ?? []).filter((id) => ex.response.bodyText.includes(JSON.stringify(id)));
     if (returned.length === 0) return [];

@@ -13,6 +13,7 @@ import { requestUrl } from "../transport/boundary.js";
 import { wireRules } from "../model/wire.js";
 import { linkOrder, orderingLinks } from "../model/links.js";
 import type { ScenarioResult } from "../model/types.js";
+import type { TimedExchange } from "../report/har.js";
 import { Executor } from "../engine/executor.js";
 import { Accounts } from "../engine/accounts.js";
 import { SettingsError } from "../config/options.js";
@@ -31,6 +32,8 @@ export class ContractRun {
     resources: { created: [], deleted: new Set() },
   };
   readonly executor: Executor;
+  /** Every exchange the target sent, with when it started (the HAR archive), parsed bodies left out. */
+  readonly exchanges: TimedExchange[] = [];
   /** The accounts a live run acts as (logins, throwaway accounts). */
   readonly accounts: Accounts | undefined;
 
@@ -47,6 +50,14 @@ export class ContractRun {
     // A server that stops answering is probed with the preflight's request.
     const probe = probePath(settings);
     this.target = createTarget(settings, wireRules(this.model.operations), recover, probe ? { probePath: probe } : {});
+    const send = this.target.send;
+    this.target.send = async (spec) => {
+      const ex = await send(spec);
+      const { json: _sent, ...request } = ex.request;
+      const { json: _got, ...response } = ex.response;
+      this.exchanges.push({ exchange: { ...ex, request, response }, started: Date.now() - ex.response.elapsedMs });
+      return ex;
+    };
     const now = today();
     // The keys of the baseline entries that accept findings (an expired entry accepts nothing).
     const accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));

@@ -13,6 +13,7 @@ import { buildReport, type RunReport } from "../report/render.js";
 import type { ReachInput } from "../report/reach.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { writeReports } from "../report/write.js";
+import type { TimedExchange } from "../report/har.js";
 import { runShare } from "../config/select-operations.js";
 import { lighterOnMock } from "../engine/mock-plan.js";
 
@@ -31,7 +32,7 @@ export function finishRun(
   results: ScenarioResult[],
   requests: number,
   scrubber: Scrubber,
-  options: { updateBaseline?: boolean; baseline?: Baseline } = {},
+  options: { updateBaseline?: boolean; baseline?: Baseline; exchanges?: readonly TimedExchange[] } = {},
 ): Finished {
   const baseline = options.baseline ? { entries: [...options.baseline.entries] } : loadBaseline(settings.baselinePath);
   let baselineWritten: Finished["baselineWritten"];
@@ -80,7 +81,7 @@ export function finishRun(
     new Date(),
     reach,
   );
-  const paths: Record<string, string> = writeReports(settings.reportsDir, report, results, scrubber);
+  const paths: Record<string, string> = writeReports(settings.reportsDir, report, results, scrubber, options.exchanges);
   if (settings.shard)
     paths.shard = writeShardRecord(
       settings.reportsDir,

@@ -197,7 +197,7 @@ async function main(
       results,
       run.target.requestsSent(),
       run.target.scrubber,
-      { updateBaseline: Boolean(resolved.get("update-baseline")?.value), baseline },
+      { updateBaseline: Boolean(resolved.get("update-baseline")?.value), baseline, exchanges: run.exchanges },
     );
     if (baselineWritten)
       out.stdout(

@@ -159,6 +159,11 @@ export interface Mutation {
   value: unknown;
   /** `warning` for formats and patterns, which the document names without saying they are enforced. */
   demand: "error" | "warning";
+  /**
+   * A value of a JSON type the schema rules out: where it sits ("" the value itself, "item" an array's item) and its
+   * type. Written as text (a styled parameter, a form field), the types read alike: the caller keeps one per place.
+   */
+  wrongType?: { at: string; type: string };
 }
 
 /** Values of each JSON type, for "a value of the wrong type". */
@@ -178,15 +183,17 @@ export function invalidValues(model: SpecModel, schema: unknown, depth = 0): Mut
   if (!isObject(s) || depth > REF_DEPTH) return [];
   const types = typesOf(s);
   const out: Mutation[] = [];
-  if (types.length > 0) {
-    const wrong = TYPED_VALUES.find((v) => !allows(types, jsonType(v)));
-    if (wrong !== undefined)
+  // Every JSON type the schema rules out (null, a boolean, a number, a string, an array, an object): a server may
+  // read each its own way. A schema of no type (or whose types a composition widens) rules none out here; the
+  // negative phase sends only what ajv confirms invalid.
+  if (types.length > 0)
+    for (const wrong of TYPED_VALUES.filter((v) => !allows(types, jsonType(v))))
       out.push({
         what: `${jsonType(wrong)} where the schema allows ${types.join(" or ")}`,
         value: wrong,
         demand: "error",
+        wrongType: { at: "", type: jsonType(wrong) },
       });
-  }
   if (types.includes("integer"))
     out.push({ what: "a fraction where an integer is required", value: 1.5, demand: "error" });
   if (typeof s.minimum === "number")
@@ -229,7 +236,14 @@ export function invalidValues(model: SpecModel, schema: unknown, depth = 0): Mut
     out.push({ what: `a string that is not a ${s.format}`, value: "not a valid value", demand: "warning" });
   if (types.includes("array") && s.items !== undefined) {
     for (const m of invalidValues(model, s.items, depth + 1))
-      out.push({ ...m, what: `an item that is ${m.what}`, value: [m.value] });
+      out.push({
+        ...m,
+        what: `an item that is ${m.what}`,
+        value: [m.value],
+        ...(m.wrongType
+          ? { wrongType: { at: `item${m.wrongType.at && `.${m.wrongType.at}`}`, type: m.wrongType.type } }
+          : {}),
+      });
     if (typeof s.minItems === "number" && s.minItems > 0)
       out.push({ what: `fewer than ${s.minItems} items`, value: [], demand: "error" });
     const itemSchema = model.deref(s.items, "").schema;

@@ -38,6 +38,8 @@ function presented(headers: IncomingHttpHeaders, apiKey: boolean): string | unde
 export interface Unauthenticated {
   status: 401 | 500;
   message: string;
+  /** The request presented no token at all. */
+  missing?: true;
 }
 
 /** The caller of a request to an operation with security, or why not. */
@@ -45,7 +47,7 @@ export function authenticate(call: Call): Caller | Unauthenticated {
   const { store, faults, settings } = call;
   const fail = (status: 401 | 500, message: string) => ({ status, message });
   const token = presented(call.headers, call.auth === "apikey-login");
-  if (token === undefined) return fail(401, "A valid token is missing.");
+  if (token === undefined) return { ...fail(401, "A valid token is missing."), missing: true };
   const claims = verifyJwt(store.secret, token, {
     signatureIgnored: faults.has("jwt-signature-ignored"),
     algNone: faults.has("jwt-alg-none"),

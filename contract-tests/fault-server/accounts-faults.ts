@@ -21,6 +21,7 @@ export type AccountsCheck =
   | "status_code_conformance"
   | "content_type_conformance"
   | "ignored_auth"
+  | "unknown_resource"
   | "undocumented_properties";
 
 /** What a planted fault does and which checks must report it as an error. */
@@ -168,6 +169,14 @@ export const ACCOUNTS_FAULTS = {
     catches: ["ignored_auth"],
     what: "the book listing answers 200 to a request with no token (its route lost its guard)",
   },
+  "missing-token-403": {
+    catches: ["ignored_auth"],
+    what: "the user listing answers 403 to a request with no token, where the document promises 401",
+  },
+  "unknown-user-403": {
+    catches: ["unknown_resource"],
+    what: "a user read answers 403 for a username that does not exist, where the document promises 404",
+  },
 } as const satisfies Record<string, AccountsFaultExpectation>;
 
 /** A planted fault of the accounts server. */
@@ -204,6 +213,8 @@ export const ACCOUNTS_PHASES: Record<AccountsFault, string> = {
   "foreign-order-read": "authorization",
   "foreign-order-delete": "authorization",
   "list-books-without-token": "auth",
+  "missing-token-403": "auth",
+  "unknown-user-403": "unknown-ids",
 };
 
 /** Lenient, conforming variants: each takes a freedom the document leaves, and must pass with no error. */
@@ -211,6 +222,9 @@ export const ACCOUNTS_LENIENT = {
   "lenient-token-expiry":
     "tokens expire after a short time or a few uses (the server's tokenTtlMs and tokenUses) and are then " +
     "refused with the documented 401: the document promises no lifetime, so a client logs in again once",
+  "lenient-403-without-token":
+    "the two updates of a user answer 403 to a request with no token: they document 403 beside 401, so either is " +
+    "the documented refusal",
 } as const;
 
 /** A lenient variant of the accounts server. */

@@ -72,6 +72,8 @@ export function loginUser(call: Call): Reply {
 /** GET /users/{username}: any signed-in user reads any user's public record. */
 export function getUser(call: Call): Reply {
   const user = call.store.users.get(call.params.username!);
+  // Planted: a user that does not exist is answered 403 (as if hidden), where the document promises 404.
+  if (!user && call.faults.has("unknown-user-403")) return fail(403, "You may not read this user.");
   if (!user) return fail(404, "No user has this username.");
   if (call.faults.has("quote-breaks-json")) return { status: 200, raw: glued(call, user) };
   return { status: 200, body: shown(call, user) };

@@ -111,6 +111,18 @@ interface Variant {
   freeze(): void;
 }
 
+/**
+ * The status of a refusal of a request without a token: the documented 401; 403 where a variant's route guard answers
+ * it (`missing-token-403`: listUsers, which documents only 401; `lenient-403-without-token`: the two updates of a
+ * user, which document 403 beside 401).
+ */
+function missingTokenStatus(op: string, faults: ReadonlySet<string>, missing: true | undefined): 401 | 403 {
+  if (!missing) return 401;
+  if (op === "listUsers" && faults.has("missing-token-403")) return 403;
+  if ((op === "updatePassword" || op === "updateEmail") && faults.has("lenient-403-without-token")) return 403;
+  return 401;
+}
+
 /** The route `path` and `method` name, or the refusal (404 for no such path, 405 for another method). */
 function routeOf(method: string, path: string): { route: Route; match: RegExpExecArray } | Reply {
   const found = ROUTES.flatMap((route) => {
@@ -165,7 +177,10 @@ async function serve(req: IncomingMessage, path: string, v: Variant, settings: A
     if ("status" in caller)
       return caller.status === 500
         ? { status: 500, body: { message: caller.message } }
-        : { ...refuse(401, caller.message), headers: challenge(v.auth) };
+        : {
+            ...refuse(missingTokenStatus(route.op, v.faults, caller.missing), caller.message),
+            headers: challenge(v.auth),
+          };
     call.caller = caller;
   }
   const planted = injected(call);

@@ -70,6 +70,17 @@ function sitemap(body: any, faults: Faults, cache: Map<string, number>): Reply {
     const { max_cache_age: _ignored, ...rest } = body;
     body = rest;
   }
+  // A handler that reads the body's members without checking it is an object (Python's body.get on None or an int).
+  if (faults.has("non-object-body-500") && (body === null || typeof body === "number"))
+    return { status: 500, body: { message: `'${body === null ? "NoneType" : "int"}' object has no attribute 'get'` } };
+  // One that checks a number where the url goes (400) but calls a string method on anything else.
+  if (
+    faults.has("wrong-type-member-500") &&
+    typeof body === "object" &&
+    body !== null &&
+    (body.url === null || typeof body.url === "boolean" || Array.isArray(body.url))
+  )
+    return { status: 500, body: { message: "TypeError: body.url.startsWith is not a function" } };
   const formats = takes(faults, "lenient-formats");
   const ok =
     typeof body === "object" &&

@@ -203,6 +203,8 @@ export interface CheckContext {
   };
   /** For unknown-resource requests: where the unknown identifier went. */
   unknownIn?: "path" | "query" | "header";
+  /** For unknown-resource requests: the identifier is valid against its parameter's schema (a 404, not a 400). */
+  wellFormed?: boolean;
   /** The request targeted a site that cannot be reached (CONTRACT_UNAVAILABLE_URL). */
   unreachableSite?: boolean;
 }
@@ -339,6 +341,7 @@ export interface Replay {
     | "linkInferred"
     | "deletedBy"
     | "unknownIn"
+    | "wellFormed"
     | "hostile"
     | "unreachableSite"
   >;

@@ -647,6 +647,13 @@ const SHOWN: Record<AccountsFault, (base: string) => Promise<void>> = {
   "list-books-without-token": async (base) => {
     expect(await status(ask(base, "listBooks"))).toBe(200);
   },
+  "missing-token-403": async (base) => {
+    expect(await status(ask(base, "listUsers"))).toBe(403);
+  },
+  "unknown-user-403": async (base) => {
+    const a = await account(base);
+    expect(await status(ask(base, "getUser", { params: { username: "nobody-here-42" }, token: a.token }))).toBe(403);
+  },
 };
 
 describe("each planted fault", () => {

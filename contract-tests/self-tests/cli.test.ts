@@ -253,7 +253,7 @@ describe("progress, in a pipe and in a terminal", () => {
 });
 
 describe("the mock run", () => {
-  it("exits 0, prints the report by operation and the closing count line, and writes four reports", () => {
+  it("exits 0, prints the report by operation and the closing count line, and writes six reports", () => {
     const run = runs.mock!;
     expect(run.code, run.output.slice(-3000)).toBe(0);
     expect(run.output).toContain("Contract report: mock target");
@@ -265,8 +265,10 @@ describe("the mock run", () => {
       expect(run.output).toContain(`== ${op} ==`);
     expect(run.output).toMatch(/^Verdict: PASS \(reached all 3 operations\)\n\d+ passed, 0 failed, \d+ skipped$/m);
     expect(Object.keys(run.files()).sort()).toEqual([
+      "contract-exchanges.har",
       "contract-junit.xml",
       "contract-report.json",
+      "contract-report.sarif",
       "contract-report.txt",
       "contract-summary.md",
     ]);

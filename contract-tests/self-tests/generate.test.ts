@@ -75,6 +75,31 @@ describe("boundaries and invalid values", () => {
     for (const m of mutations) expect(validate(m.value), `${m.what}: ${JSON.stringify(m.value)}`).toBe(false);
   });
 
+  it.each([
+    [{ type: "string" }, ["integer", "boolean", "array", "object", "null"]],
+    [{ type: "object" }, ["string", "integer", "boolean", "array", "null"]],
+    [{ type: ["string", "null"] }, ["integer", "boolean", "array", "object"]],
+    [{ type: "number" }, ["string", "boolean", "array", "object", "null"]],
+    [{ anyOf: [{ type: "string" }, { type: "integer" }] }, []],
+    [{}, []],
+  ])("sends %j every JSON type it rules out, and none it allows", (schema, types) => {
+    const wrong = invalidValues(model, schema).filter((m) => m.wrongType?.at === "");
+    expect(wrong.map((m) => m.wrongType!.type)).toEqual(types);
+    const validate = model.validator.ajv.compile(schema);
+    for (const m of wrong) expect(validate(m.value), `${m.what}: ${JSON.stringify(m.value)}`).toBe(false);
+  });
+
+  it("names where a wrong type sits: the value, or an array's item", () => {
+    const items = invalidValues(model, { type: "array", items: { type: "integer" } }).filter((m) => m.wrongType);
+    expect(items.filter((m) => m.wrongType!.at === "item").map((m) => m.value)).toEqual([
+      ["a string"],
+      [true],
+      [["a", "list"]],
+      [{ an: "object" }],
+      [null],
+    ]);
+  });
+
   it("names formats and patterns as implied, everything else as demanded", () => {
     const kinds = invalidValues(model, { type: "string", pattern: "^brq_", format: "uri" }).map(
       (m) => `${m.demand}: ${m.what}`,

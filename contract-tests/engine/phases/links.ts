@@ -102,6 +102,8 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<O
       judge: {
         intent: "unknown-resource",
         unknownIn: x.p!.in as "path",
+        // A valid sample of the parameter's schema.
+        wellFormed: true,
         foreignIds: [unknown as string],
         linked: link.name,
         linkPromise: promise,

@@ -84,6 +84,7 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<Out
         judge: {
           intent: "unknown-resource" as const,
           unknownIn: "path" as const,
+          wellFormed: valid(value),
           foreignIds: [String(value)],
           cause: `path parameter ${p.name}: an identifier that does not exist (${String(value).length > 12 ? "at or past the type's edge" : "well-formed"})`,
         },

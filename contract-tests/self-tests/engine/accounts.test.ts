@@ -80,7 +80,10 @@ async function runPlan(p: Plan): Promise<void> {
     ...p.env,
   });
   const { run, results } = await runContract(settings);
-  const { paths } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber);
+  // With every exchange of the run (the HAR archive): no password or token in it either.
+  const { paths } = finishRun(settings, results, run.target.requestsSent(), run.target.scrubber, {
+    exchanges: run.exchanges,
+  });
   runs.set(p.name, { results, base, files: Object.values(paths).map((f) => readFileSync(f, "utf8")) });
 }
 
@@ -101,6 +104,7 @@ const PLANS: Plan[] = [
     env: { CONTRACT_PHASES: "examples,auth" },
   },
   { name: "tokens that expire", variant: ["lenient-token-expiry"], env: { CONTRACT_PHASES: "examples,positive,auth" } },
+  { name: "403 where 403 is documented", variant: ["lenient-403-without-token"], env: { CONTRACT_PHASES: "auth" } },
   ...(Object.keys(ACCOUNTS_FAULTS) as AccountsFault[]).map((fault) => ({
     name: fault,
     variant: [fault] as AccountsVariant[],
@@ -159,6 +163,13 @@ describe("a run given two accounts' user names and passwords", () => {
         name,
       ).toBe(true);
     }
+  });
+
+  it("passes a server that refuses a missing token with a 403 where the operation documents 403 beside 401", () => {
+    const { results, base } = runs.get("403 where 403 is documented")!;
+    expect(errorsOf(results)).toEqual([]);
+    expect(results.filter((r) => r.phase === "auth" && r.status === "passed").length).toBeGreaterThan(5);
+    expect(server.requests(base).some((r) => /^PUT \/users\/[^/]+\/password$/.test(r))).toBe(true);
   });
 
   it("logs in again once when a token that worked expires, and passes", () => {
