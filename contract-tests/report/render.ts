@@ -58,7 +58,9 @@ function merge(findings: Array<Finding & { scenario: string; test: string }>): R
 
 /** The JSON report (reports/contract-report.json). */
 export interface RunReport {
-  /** `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts). */
+  /**
+   * `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts).
+   */
   target: { kind: string; baseUrl: string; strict: boolean; spec: string; lighter?: string[] };
   /** The document's operations (a shard's: its own), in its order, with their documented statuses. */
   operations: Array<{ operationId: string; method: string; path: string; responses?: string[] }>;
