@@ -89,7 +89,9 @@ function sample(pid: number): { rss: number; cpu: number } | undefined {
 /** Requests and scenario seconds summed per phase, from the run's progress lines. */
 type PhaseFigures = Map<string, { scenarios: number; requests: number; seconds: number }>;
 
-/** `[ 3/26] ✓ createSitemapRequest › negative (11 requests, 0 errors, 0 warnings, 0.3 s)`: phase, requests, seconds. */
+/**
+ * `[ 3/26] ✓ createSitemapRequest › negative (11 requests, 0 errors, 0 warnings, 0.3 s)`: phase, requests, seconds.
+ */
 const PROGRESS = /^\[\s*\d+\/\d+\] \S+ \S+ › ([^\s/(]+)\S* \((\d+) requests?, .*?([\d.]+) (m?s)\)/;
 
 interface RunFigures {

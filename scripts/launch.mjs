@@ -119,7 +119,9 @@ async function build(entry, name, stampFile, key) {
     plugins: [plugin],
     // Bundled CommonJS libraries call require(): give the ESM file one (as tsup.config.ts does for the package).
     banner: {
-      js: 'import { createRequire as __launchRequire } from "node:module"; const require = __launchRequire(import.meta.url);',
+      js:
+        'import { createRequire as __launchRequire } from "node:module"; ' +
+        "const require = __launchRequire(import.meta.url);",
     },
   });
   // What the build read besides the files it loaded: the settings it was given and how the libraries were

@@ -124,9 +124,10 @@ export const DEFAULT_MAX_REQUESTS = { mock: 5000, live: 400 } as const;
 
 /**
  * The default budget per selected operation, so a large document is reached whole (see README, settings). A
- * whole mock run spends 17 to 20 requests per operation on public documents (GitHub's 1,223 operations:
- * 21,194), 30 on the project's three (module scenarios); a live run of a document with accounts and resources
- * spends up to about 40 (the security phases: hostile strings, server-owned members, another account's writes).
+ * whole mock run spent 17 to 20 requests per operation on public documents (GitHub's 1,223 operations:
+ * 21,194) before the mock's plan (engine/mock-plan.ts: 9,547 since), 16 on the project's three (module
+ * scenarios); a live run of a document with accounts and resources spends up to about 40 (the security phases:
+ * hostile strings, server-owned members, another account's writes).
  */
 const REQUESTS_PER_OPERATION = { mock: 40, live: 60 } as const;
 

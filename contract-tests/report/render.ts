@@ -61,7 +61,9 @@ function merge(findings: Array<Finding & { scenario: string; test: string }>): R
 
 /** The JSON report (reports/contract-report.json). */
 export interface RunReport {
-  /** `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts). */
+  /**
+   * `lighter`: on the embedded mock, the phases that sent less than on a live target, and why (engine/mock-plan.ts).
+   */
   target: { kind: string; baseUrl: string; strict: boolean; spec: string; lighter?: string[] };
   /** The run's causes (its distinct findings, not those the baseline accepts), worst first, one line each. */
   causes?: Cause[];

@@ -34,7 +34,7 @@ const sentBy = (results: Awaited<ReturnType<typeof run>>, phase: string) =>
   results.find((r) => r.id === `listThings/${phase}`)?.sent ?? 0;
 
 describe("a run against the mock", () => {
-  it("sends each kind of invalid value and each class of edge once per place; a live target gets every one", async () => {
+  it("sends each kind of invalid value and each class of edge once per place; live gets every one", async () => {
     const mock = await run("mock-plan", doc, true);
     const live = await run("mock-plan", doc, false);
     // Three integer parameters, each sent three invalid values (a string and a fraction break type, 11 maximum): two
