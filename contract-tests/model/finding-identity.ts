@@ -203,7 +203,7 @@ const CARRIER = /\b(?:body member|(?:path|query|header|cookie) parameter) [^\s,;
 const CARRIERS = new RegExp(CARRIER.source, "g");
 
 /** The parameter or member that carried the unusual value of an input (its cause), or undefined. */
-export function carrierOf(cause: string | undefined): string | undefined {
+function carrierOf(cause: string | undefined): string | undefined {
   return cause?.match(CARRIER)?.[0];
 }
 
@@ -352,7 +352,7 @@ export const placeCounts = (check: string) => BY_PLACE.has(check);
  * from two operations may be two bugs). An answer in the server's own words, or a verdict on a success, is one
  * failure wherever it occurs; the operations it occurred on are listed.
  */
-export function perOperation(f: Pick<Finding, "signature" | "received">): boolean {
+function perOperation(f: Pick<Finding, "signature" | "received">): boolean {
   const signature = f.signature ?? "";
   return /^[45]\d\d /.test(signature) && !tellsCause(signature);
 }
