@@ -268,9 +268,11 @@ export function ruleOf(f: Pick<Finding, "rule" | "title" | "cause" | "operation"
   return keyword ? `schema-${keyword}` : slug(kindText(f));
 }
 
-/** The rule issue 28's identity gave a finding without a rule id (its title's slug): its baseline entries match. */
-export function legacyRuleOf(f: Pick<Finding, "rule" | "title">): string {
-  if (f.rule) return f.rule;
+/**
+ * The rule issue 28's identity gave a finding of a check that set no rule id then (its title's slug, ignored_auth's
+ * included): its baseline entries still match.
+ */
+export function legacyRuleOf(f: Pick<Finding, "title">): string {
   let title = f.title;
   for (let before = ""; before !== title; ) {
     before = title;
