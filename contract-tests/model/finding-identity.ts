@@ -203,7 +203,7 @@ const CARRIER = /\b(?:body member|(?:path|query|header|cookie) parameter) [^\s,;
 const CARRIERS = new RegExp(CARRIER.source, "g");
 
 /** The parameter or member that carried the unusual value of an input (its cause), or undefined. */
-export function carrierOf(cause: string | undefined): string | undefined {
+function carrierOf(cause: string | undefined): string | undefined {
   return cause?.match(CARRIER)?.[0];
 }
 
@@ -268,9 +268,11 @@ export function ruleOf(f: Pick<Finding, "rule" | "title" | "cause" | "operation"
   return keyword ? `schema-${keyword}` : slug(kindText(f));
 }
 
-/** The rule issue 28's identity gave a finding without a rule id (its title's slug): its baseline entries match. */
-export function legacyRuleOf(f: Pick<Finding, "rule" | "title">): string {
-  if (f.rule) return f.rule;
+/**
+ * The rule issue 28's identity gave a finding of a check that set no rule id then (its title's slug, ignored_auth's
+ * included): its baseline entries still match.
+ */
+export function legacyRuleOf(f: Pick<Finding, "title">): string {
   let title = f.title;
   for (let before = ""; before !== title; ) {
     before = title;
@@ -352,7 +354,7 @@ export const placeCounts = (check: string) => BY_PLACE.has(check);
  * from two operations may be two bugs). An answer in the server's own words, or a verdict on a success, is one
  * failure wherever it occurs; the operations it occurred on are listed.
  */
-export function perOperation(f: Pick<Finding, "signature" | "received">): boolean {
+function perOperation(f: Pick<Finding, "signature" | "received">): boolean {
   const signature = f.signature ?? "";
   return /^[45]\d\d /.test(signature) && !tellsCause(signature);
 }

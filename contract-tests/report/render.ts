@@ -123,7 +123,7 @@ export interface Cause {
 }
 
 /** The causes of a list of findings, worst first: errors, the most specific checks, the most occurrences. */
-export function causesOf(findings: readonly ReportedFinding[]): Cause[] {
+function causesOf(findings: readonly ReportedFinding[]): Cause[] {
   const rank = (f: Finding) => (f.severity === "error" ? 0 : 100) + specificityOf(f.check);
   return findings
     .map((f, i) => ({ f, i }))
@@ -145,7 +145,7 @@ export function causesOf(findings: readonly ReportedFinding[]): Cause[] {
 const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
 /** One cause in one line: operation, what, the answer, how many inputs. */
-export function causeText(c: Cause): string {
+function causeText(c: Cause): string {
   const where = `${c.operation}${c.operations > 1 ? ` (+${c.operations - 1} more operation${c.operations > 2 ? "s" : ""})` : ""}`;
   const inputs = c.inputs
     ? `${c.inputs} input${c.inputs === 1 ? "" : "s"}${c.inputsText ? ` (${cut(c.inputsText, 120)})` : ""}`
@@ -161,7 +161,7 @@ export function causeText(c: Cause): string {
 const MAX_CAUSES = 50;
 
 /** Skipped scenarios' reasons that hold for the whole run: the same reason on three operations or more (or all). */
-export function runWideSkips(
+function runWideSkips(
   report: Pick<RunReport, "skipped" | "operations">,
 ): Array<{ reason: string; scenarios: number; operations: number }> {
   const byReason = new Map<string, { scenarios: number; operations: Set<string> }>();

@@ -89,7 +89,7 @@ function noScenario(row: PhaseRow, kind: string): string {
 }
 
 /** A phase's reason for not running shared by several operations: said once, at the top of a report. */
-export interface RunWideReason {
+interface RunWideReason {
   phase: string;
   reason: string;
   /** How many operations it holds for (all of them: `operations` equals the selection's size). */

@@ -356,6 +356,22 @@ describe("the answer decides the cause (issue 33)", () => {
       expect(run.accepted).toHaveLength(1);
       expect(run.baseline.fixed).toEqual([]);
     }
+    // ignored_auth's rule id is new: an entry of issue 28 named it by the title's slug.
+    const ignored = ALL_CHECKS.run(["ignored_auth"], answered(200, { id: 1 }), {
+      ...base,
+      intent: "no-key",
+      cause: "no credential",
+    });
+    const slugEntry: BaselineEntry = {
+      check: "ignored_auth",
+      operation: "createSitemapRequest",
+      rule: "the-api-answered-a-request-without-an-api-key",
+      cause: "no credential -> 200 application/json",
+      reason: "known",
+      expires: "2999-01-01",
+    };
+    expect(ignored.map((f) => f.rule)).toEqual(["credential-ignored"]);
+    expect(report([result("a", [], ignored)], [slugEntry]).baseline.fixed).toEqual([]);
     expect(updatedBaseline({ entries: [] }, findings).entries).toEqual([
       expect.objectContaining({ operation: "createSitemapRequest", cause: "500 application/json: boom" }),
     ]);
