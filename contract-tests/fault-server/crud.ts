@@ -1,9 +1,10 @@
 /**
  * The CRUD fault server: a small in-memory posts service on 127.0.0.1 (its document: crud-document.ts) whose
  * base URL `${url}/variant/<fault>[+<fault>...]` plants the faults named; `/variant/conforming` plants none.
- * Each variant keeps its own posts. Its own choices where the document is silent (all lenient, all allowed):
- * unknown body members are ignored (refused with a 400 by `lenient-refuses-unknown`), responses carry an undocumented `createdAt`, and an id past the 64-bit
- * edge is a 404 like any other unknown id.
+ * Each variant keeps its own posts; `GET /admin/reset` drops and re-creates them (a document a test writes lists
+ * it), and every request that arrives meanwhile answers 500. Its own choices where the document is silent (all
+ * lenient, all allowed): unknown body members are ignored (refused with a 400 by `lenient-refuses-unknown`),
+ * responses carry an undocumented `createdAt`, and an id past the 64-bit edge is a 404 like any other unknown id.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -75,7 +76,12 @@ interface Store {
   next: number;
   /** Every request the variant received, as `METHOD /path`. */
   log: string[];
+  /** A reset (`GET /admin/reset`) is dropping and re-creating the posts: every other request fails meanwhile. */
+  resetting?: boolean;
 }
+
+/** How long a reset takes (its document: a GET that drops and re-creates the posts, which a test writes). */
+const RESET_MS = 120;
 
 const MAX_ID = 2n ** 63n - 1n;
 /** The owner of every post the key creates. */
@@ -171,6 +177,17 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 async function handle(req: IncomingMessage, path: string, store: Store, faults: ReadonlySet<string>): Promise<Reply> {
   const url = new URL(path, "http://x");
   const method = req.method ?? "GET";
+  // A request that arrives while a reset drops the table: what a database does then.
+  if (store.resetting) return message(500, "sqlite3.OperationalError: no such table: posts");
+  if (url.pathname === "/admin/reset") {
+    if (method !== "GET") return message(405, "method not allowed");
+    if (req.headers[CRUD_KEY_HEADER.toLowerCase()] !== CRUD_SERVER_KEY) return message(401, "no valid key");
+    store.resetting = true;
+    store.posts.clear();
+    await new Promise((resolve) => setTimeout(resolve, RESET_MS));
+    store.resetting = false;
+    return { status: 200, body: { message: "the posts were dropped and re-created" } };
+  }
   const item = /^\/posts\/([^/]+)$/.exec(url.pathname);
   if (url.pathname !== "/posts" && !item) return message(404, "no such path");
   const allowed = item ? ["GET", "PUT", "PATCH", "DELETE"] : ["GET", "POST"];
