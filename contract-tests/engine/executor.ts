@@ -306,7 +306,9 @@ export class Executor {
 
   /** Judges an exchange as its probe asks, and records what a live run created or deleted. */
   private judge(verdict: Verdict, ex: Exchange, probe: Probe, live: boolean): void {
+    const before = verdict.findings.length;
     if (!probe.unjudged) verdict.check(ex, probe.extra, probe.judge);
+    probe.found?.(verdict.findings.slice(before));
     if (!live) return;
     const { model, settings, state } = this.run;
     track(model.forRequests, settings.inferLinks, state.resources, ex);

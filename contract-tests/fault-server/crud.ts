@@ -33,6 +33,9 @@ export const CRUD_FAULTS = {
   "quote-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
   "nul-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
   "template-evaluated": { phases: ["hostile"], catchers: ["hostile_input"] },
+  // Only `body` of the three strings a create sends (title, body, password) is evaluated: a run must put the template
+  // into every member to see it.
+  "template-evaluated-in-body": { phases: ["hostile"], catchers: ["hostile_input"] },
   "quote-breaks-json": { phases: ["hostile"], catchers: ["content_type_conformance"] },
   "html-escaped": { phases: ["hostile"], catchers: ["hostile_input"] },
   "nul-truncated": { phases: ["hostile"], catchers: ["hostile_input"] },
@@ -114,10 +117,10 @@ function stringFailure(b: Record<string, unknown>, faults: ReadonlySet<string>):
   return undefined;
 }
 
-/** What a store with a planted string fault keeps of a text: evaluated, HTML-escaped, or cut at a NUL. */
-function stored(text: string, faults: ReadonlySet<string>): string {
+/** What a store with a planted string fault keeps of a text member: evaluated, HTML-escaped, or cut at a NUL. */
+function stored(text: string, faults: ReadonlySet<string>, member: string): string {
   let out = text;
-  if (faults.has("template-evaluated"))
+  if (faults.has("template-evaluated") || (faults.has("template-evaluated-in-body") && member === "body"))
     out = out.replace(TEMPLATE, (...m: string[]) => {
       const [a, b] = m.slice(1, 7).filter((x) => x !== undefined);
       return String(Number(a) * Number(b));
@@ -130,7 +133,7 @@ function stored(text: string, faults: ReadonlySet<string>): string {
 /** A post's text members as a store with a planted string fault keeps them. */
 function storedTexts(b: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
   const out = { ...b };
-  for (const k of TEXTS) if (typeof out[k] === "string") out[k] = stored(out[k] as string, faults);
+  for (const k of TEXTS) if (typeof out[k] === "string") out[k] = stored(out[k] as string, faults, k);
   return out;
 }
 

@@ -200,6 +200,13 @@ export interface CheckContext {
     read?: boolean;
     /** What the member held before the write (an update's read before it): shown again, the write did not take. */
     before?: unknown;
+    /** The class of its string (`template markers`), named in the finding. */
+    what?: string;
+    /**
+     * The other body members the same write carried a hostile string in (the hostile phase puts one in every
+     * member): each is judged as this one is.
+     */
+    others?: ReadonlyArray<{ member: string; sent: string; pointer: string; before?: unknown; what?: string }>;
   };
   /** For unknown-resource requests: where the unknown identifier went. */
   unknownIn?: "path" | "query" | "header";

@@ -41,7 +41,11 @@ let accounts: AccountsServer;
 
 const hostileScenarios = (results: ScenarioResult[]) => results.filter((r) => r.phase === "hostile");
 
-/** True when a finding names a hostile string: the one its write carried, or one in its request's path or body. */
+/**
+ * True when a finding names a hostile string: the one its write carried, one in its request's path or body, or one
+ * its answer shows (a read of a resource an earlier hostile write stored it in: hostile strings go last, after
+ * the lifecycle, so an update's hostile phase may start from a post a hostile create made).
+ */
 function namesHostile(f: Finding): boolean {
   const replay = f.replay;
   if (!replay) return false;
@@ -49,6 +53,7 @@ function namesHostile(f: Finding): boolean {
   const carried = [
     replay.context.hostile?.sent ?? "",
     decodeURIComponent(replay.path),
+    f.received,
     ...Object.values(typeof body === "object" && body !== null ? body : {}).filter((v) => typeof v === "string"),
   ];
   return HOSTILE_CLASSES.some((c) => carried.some((x) => x.includes(c.text)));
@@ -137,6 +142,25 @@ describe("the hostile phase against the CRUD fault server", () => {
     expect(mine.length, "the hostile phase reports it").toBeGreaterThan(0);
     for (const f of mine) expect(namesHostile(f), `${f.title}: ${f.received}`).toBe(true);
     for (const f of mine) expect(f.promise).toMatch(/^#\//);
+  });
+
+  it("narrows a request that failed to the string that fails it, its class alone", () => {
+    const { results } = crudRuns.get("quote-500")!;
+    const failures = hostileScenarios(results).flatMap((r) =>
+      r.findings.filter((f) => f.check === "not_a_server_error"),
+    );
+    expect(failures.length).toBeGreaterThan(0);
+    // Each names one string and its class, never a request with a string in every member.
+    for (const f of failures) expect(f.cause, f.title).toMatch(/^narrowed: body member (title|body): [^;]+$/);
+  });
+
+  it("catches a template evaluated in one member of three, naming the member and the class", () => {
+    const { results } = crudRuns.get("template-evaluated-in-body")!;
+    const titles = hostileScenarios(results).flatMap((r) =>
+      r.findings.filter((f) => f.check === "hostile_input").map((f) => f.title),
+    );
+    expect(titles.length).toBeGreaterThan(0);
+    for (const t of titles) expect(t).toMatch(/^A hostile string \(template markers\) written to body member body /);
   });
 
   it("reports a write that did not take as update_persisted's, not as a mangled hostile string", () => {
