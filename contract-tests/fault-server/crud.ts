@@ -27,6 +27,8 @@ export const CRUD_FAULTS = {
   "list-omits-created": { phases: ["lifecycle"], catchers: ["listed_after_create"] },
   "id-read-as-string": { phases: ["lifecycle"], catchers: ["resource_availability", "response_schema_conformance"] },
   "delete-ignores-missing-key": { phases: ["auth"], catchers: ["ignored_auth"] },
+  // A create refused with the documented 400 still stores a post (RESTler's leakage rule).
+  "refused-create-stores": { phases: ["lifecycle"], catchers: ["refused_create_leak"] },
   "updated-at-writable": { phases: ["owned-members"], catchers: ["server_owned_member"] },
   "owner-from-body": { phases: ["owned-members"], catchers: ["server_owned_member"] },
   "password-in-response": { phases: ["owned-members"], catchers: ["write_only_exposed"] },
@@ -50,6 +52,9 @@ export const CRUD_LENIENT = {
   "lenient-refuses-unknown":
     "a write whose body has a member its request schema does not list (an owner, an updatedAt) is refused with " +
     "the documented 400 (the schemas neither allow nor forbid other members)",
+  "lenient-others-create":
+    "other clients create posts all the time: every listing first stores one more post of another owner (the run " +
+    "must not take it for one a refused create left)",
 } as const;
 
 /** A variant of the CRUD server: a planted fault or a lenient freedom. */
@@ -208,6 +213,11 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
   if (!item) {
     if (method === "POST") {
       const why = invalid(body, false);
+      if (why && faults.has("refused-create-stores")) {
+        const b = isObject(body) ? body : {};
+        const title = typeof b.title === "string" ? b.title : "";
+        store.posts.set(store.next, { id: store.next++, title, owner: OWNER, updatedAt: new Date().toISOString() });
+      }
       if (why) return message(400, why);
       const planted = stringFailure(body as Record<string, unknown>, faults);
       if (planted) return planted;
@@ -219,6 +229,13 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
       store.posts.set(p.id, p);
       return { status: 201, body: shown(p, faults) };
     }
+    if (faults.has("lenient-others-create"))
+      store.posts.set(store.next, {
+        id: store.next++,
+        title: "another client's post",
+        owner: "another-client",
+        updatedAt: new Date().toISOString(),
+      });
     const raw = url.searchParams.get("limit");
     const limit = raw === null ? 20 : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!(limit >= 1 && limit <= 100)) return message(400, "limit must be an integer from 1 to 100");
