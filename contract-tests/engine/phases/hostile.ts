@@ -115,17 +115,24 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
     if (isSkip(ex)) unread ??= ex;
     return isSkip(ex) ? undefined : ex;
   };
+  /** Reads the resource; the failures (see `failure`) the read's judgement added. */
+  const readFailing = async (ref: ResourceRef, cause: string, h?: CheckContext["hostile"]) => {
+    const n = ctx.verdict.findings.length;
+    const ex = await read(ref, cause, h);
+    return { ex, failed: ctx.verdict.findings.slice(n).filter(failure) };
+  };
   /**
-   * A request that failed (an error other than a string read back changed, which names its member already) is
-   * narrowed: each string it carried goes alone, with its class, until one fails too; then the failure is that
-   * one's, and the request's own findings go.
+   * A request that failed, or whose read after failed (an error other than a string read back changed, which names
+   * its member already), is narrowed: each string it carried goes alone, with its class (and is read back where the
+   * read failed), until one fails too; then the failure is that one's, and the request's own findings go. Returns
+   * whether it sent anything (an update's resource then holds what the last part wrote).
    */
-  const narrow = async (r: HostileRequest, failed: readonly Finding[]) => {
-    if (r.parts.length < 2 || failed.length === 0) return;
+  const narrow = async (r: HostileRequest, failed: readonly Finding[], readFailed: boolean, ref?: ResourceRef) => {
+    if (r.parts.length < 2 || failed.length === 0) return false;
     for (const part of r.parts) {
       let again = false;
       const h = contextOf(part.member ? [part.member] : []);
-      await ctx.sendAll([
+      const [ex] = await ctx.sendAll([
         {
           spec: toRequest(op, part.values),
           judge: { intent: "conforming", cause: `narrowed: ${part.what}`, ...(h ? { hostile: h } : {}) },
@@ -134,12 +141,17 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
           },
         },
       ]);
+      const target = ref ?? (ex && isSuccess(ex) ? resourceOf(ctx, op, ex) : undefined);
+      if (!again && readFailed && target && ex && isSuccess(ex))
+        again =
+          (await readFailing(target, `the read after ${op.operationId}, narrowed: ${part.what}`, h)).failed.length > 0;
       if (again) {
         const all = ctx.verdict.findings;
-        for (const f of failed) all.splice(all.indexOf(f), 1);
-        return;
+        for (const f of failed) if (all.includes(f)) all.splice(all.indexOf(f), 1);
+        return true;
       }
     }
+    return true;
   };
   const probeOf = (r: HostileRequest, h: CheckContext["hostile"], failed: Finding[]): Probe => ({
     spec: toRequest(op, r.values),
@@ -157,11 +169,19 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
       const h = contextOf(r.members, last);
       const failed: Finding[] = [];
       const [ex] = await ctx.sendAll([probeOf(r, h, failed)]);
+      let readFailed = false;
       if (h && isSuccess(ex!)) {
-        const rest = contextOf(r.members, last, changedIn(ex!, h));
-        last = await read(ref, `the read after ${op.operationId} with ${r.what}`, rest);
+        const after = await readFailing(
+          ref,
+          `the read after ${op.operationId} with ${r.what}`,
+          contextOf(r.members, last, changedIn(ex!, h)),
+        );
+        last = after.ex;
+        failed.push(...after.failed);
+        readFailed = after.failed.length > 0;
       }
-      await narrow(r, failed);
+      if (await narrow(r, failed, readFailed, ref))
+        last = await read(ref, `the read after narrowing ${op.operationId}'s hostile write down`);
     }
     return unread;
   }
@@ -172,12 +192,17 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
   for (const [i, ex] of answers.entries()) {
     const r = requests[i]!;
     const h = contextOf(r.members);
+    let readFailed = false;
     if (h && isSuccess(ex)) {
       const rest = contextOf(r.members, undefined, changedIn(ex, h));
       const ref = resourceOf(ctx, op, ex);
-      if (ref && rest) await read(ref, `the read after ${op.operationId} with ${r.what}`, rest);
+      if (ref && rest) {
+        const after = await readFailing(ref, `the read after ${op.operationId} with ${r.what}`, rest);
+        failures[i]!.push(...after.failed);
+        readFailed = after.failed.length > 0;
+      }
     }
-    await narrow(r, failures[i]!);
+    await narrow(r, failures[i]!, readFailed);
   }
   return unread;
 }
