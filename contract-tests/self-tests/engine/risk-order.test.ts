@@ -16,6 +16,7 @@ import { CRUD_SERVER_KEY, startCrudServer } from "../../fault-server/crud.js";
 import { crudDocument } from "../../fault-server/crud-document.js";
 import { specModel } from "../../model/model.js";
 import { resetsSharedState } from "../../model/risk.js";
+import { signatureDiff, verdictSignature } from "../../report/signature.js";
 import { errorsOf } from "../support/fault-runs.js";
 import { cleanUp, tempDir } from "../support/spawn.js";
 
@@ -77,31 +78,38 @@ describe("an operation that rebuilds or wipes shared data", () => {
     expect(at({ ...plain, path: "/random/{seed}" })).toBe(false);
   });
 
-  it("runs first and alone, so a create beside it no longer fails", async () => {
-    const server = await startCrudServer();
-    try {
-      const settings = readSettings({
-        CONTRACT_SPEC: resetDocument(),
-        CONTRACT_BASE_URL: server.baseUrl(),
-        CONTRACT_API_KEY: CRUD_SERVER_KEY,
-        CONTRACT_EXAMPLES: "2",
-        CONTRACT_WORKERS: "8",
-        CONTRACT_PHASES: "examples,positive,lifecycle",
-        CONTRACT_REPORTS_DIR: tempDir("risk-reset-"),
-      });
-      const { results } = await runContract(settings);
+  it("runs first and alone, so a create beside it no longer fails; one worker and 8 give the same report", async () => {
+    const spec = resetDocument();
+    const once = async (workers: number) => {
+      const server = await startCrudServer();
+      try {
+        const settings = readSettings({
+          CONTRACT_SPEC: spec,
+          CONTRACT_BASE_URL: server.baseUrl(),
+          CONTRACT_API_KEY: CRUD_SERVER_KEY,
+          CONTRACT_EXAMPLES: "2",
+          CONTRACT_WORKERS: String(workers),
+          CONTRACT_PHASES: "examples,positive,lifecycle",
+          CONTRACT_REPORTS_DIR: tempDir("risk-reset-"),
+        });
+        const { results } = await runContract(settings);
+        return { results, log: server.requests() };
+      } finally {
+        await server.stop();
+      }
+    };
+    const [one, eight] = await Promise.all([once(1), once(8)]);
+    for (const { results, log } of [one, eight]) {
       expect(errorsOf(results)).toEqual([]);
-      const log = server.requests();
       const resets = log.flatMap((r, i) => (r === "GET /admin/reset" ? [i] : []));
-      // Every reset went before any other request (the preflight's probe aside), and the run reached the posts.
+      // Every reset went before any other request, and the run reached the posts.
       expect(resets.length).toBeGreaterThan(1);
-      expect(log.slice(0, resets.at(-1)! + 1).filter((r) => !r.startsWith("GET /admin/reset"))).toEqual([]);
+      expect(log.slice(0, resets.at(-1)! + 1).filter((r) => r !== "GET /admin/reset")).toEqual([]);
       expect(results.some((r) => r.phase === "lifecycle" && r.status === "passed")).toBe(true);
       // The report's order stays the plan's: the reset's scenarios first, as its operation is the document's first.
       expect(results[0]?.operation).toBe("resetDatabase");
-    } finally {
-      await server.stop();
     }
+    expect(signatureDiff(verdictSignature(one.results), verdictSignature(eight.results))).toEqual([]);
   }, 30_000);
 });
 
