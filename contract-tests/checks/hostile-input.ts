@@ -149,6 +149,7 @@ function memberFinding(
   const how = howChanged(hostile.sent, shown.value);
   if (!how) return [];
   const where = hostile.read ? "the read of the resource" : "the write's own answer";
+  const kind = hostile.what ? ` (${hostile.what})` : "";
   const [unheld] = model.validator.validate(shown.schema, hostile.sent);
   const lenient: Leniency | undefined = inDoubt
     ? { because: "in-doubt", why: inDoubt }
@@ -161,7 +162,7 @@ function memberFinding(
   return [
     finding(ex, {
       severity: "error",
-      title: `A hostile string${hostile.what ? ` (${hostile.what})` : ""} written to body member ${hostile.member} reads back ${how}`,
+      title: `A hostile string${kind} written to body member ${hostile.member} reads back ${how}`,
       received: `${where}: written ${show(hostile.sent, 120)}, read ${show(shown.value, 120)}`,
       documented:
         `the member as written: the request schema lets this string through, so the server takes it as data ` +

@@ -8,11 +8,37 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { SpecModel } from "./model.js";
 
 /** What rebuilds or wipes data: reset, seed, populate, wipe, drop, re-create, truncate, purge, re-initialise. */
-const VERB =
-  /\b(?:re-?set(?:s|ting)?|re-?seed(?:s|ed|ing)?|seed(?:s|ed|ing)?|populat(?:e|es|ed|ing)|wip(?:e|es|ed|ing)|drop(?:s|ped|ping)?|re-?creat(?:e|es|ed|ing)|truncat(?:e|es|ed|ing)|purg(?:e|es|ed|ing)|re-?initiali[sz](?:e|es|ed|ing))\b/i;
+const VERB = new RegExp(
+  `\\b(?:${[
+    "re-?set(?:s|ting)?",
+    "re-?seed(?:s|ed|ing)?",
+    "seed(?:s|ed|ing)?",
+    "populat(?:e|es|ed|ing)",
+    "wip(?:e|es|ed|ing)",
+    "drop(?:s|ped|ping)?",
+    "re-?creat(?:e|es|ed|ing)",
+    "truncat(?:e|es|ed|ing)",
+    "purg(?:e|es|ed|ing)",
+    "re-?initiali[sz](?:e|es|ed|ing)",
+  ].join("|")})\\b`,
+  "i",
+);
 /** What a verb above must act on, in the same sentence. */
-const SHARED =
-  /\b(?:data(?:base|set)?s?|db|tables?|stores?|storage|state|fixtures?|sample data|everything|all (?:the )?(?:data|records|entries|rows|resources))\b/i;
+const SHARED = new RegExp(
+  `\\b(?:${[
+    "data(?:base|set)?s?",
+    "db",
+    "tables?",
+    "stores?",
+    "storage",
+    "state",
+    "fixtures?",
+    "sample data",
+    "everything",
+    "all (?:the )?(?:data|records|entries|rows|resources)",
+  ].join("|")})\\b`,
+  "i",
+);
 /** Words that make a reset the account's own business (a password reset), never the shared data's. */
 const PERSONAL = /\b(?:password|passcode|passphrase|pin|credentials?|token|session|otp|e-?mail|avatar|cache)\b/i;
 /** Names (operationId, path segments) that say reset or seed by themselves. */
