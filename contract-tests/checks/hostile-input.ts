@@ -97,7 +97,7 @@ interface Shown {
 export function shownMember(
   model: SpecModel,
   ex: Exchange,
-  hostile: NonNullable<CheckContext["hostile"]>,
+  hostile: Pick<NonNullable<CheckContext["hostile"]>, "member" | "object">,
 ): Shown | undefined {
   const body = responseBodySchema(model, ex);
   if (!body || body.asText) return undefined;
@@ -123,10 +123,25 @@ export function shownMember(
 /**
  * After a 2xx answer to a write that carried a hostile string in a body member (and to the read after it), the
  * member, where the response schema declares it and the answer shows it, is exactly the string written: evaluated,
- * truncated, re-escaped or dropped to null is an error whose promise is the request schema that let it through.
+ * truncated, re-escaped or dropped to null is an error whose promise is the request schema that let it through. A
+ * write that carried strings in several members (`others`) has each judged alike, one finding per member.
  */
-export const hostileInput: Check = (ex, { intent, hostile, model, inDoubt }) => {
+export const hostileInput: Check = (ex, ctx) => {
+  const { intent, hostile } = ctx;
   if (!hostile || (intent !== "conforming" && intent !== "acceptance") || !isSuccess(ex)) return [];
+  const { others = [], ...first } = hostile;
+  return [
+    first,
+    ...others.map((o) => ({ ...o, object: hostile.object, ...(hostile.read ? { read: true } : {}) })),
+  ].flatMap((h) => memberFinding(ex, ctx, h));
+};
+
+/** The finding of one member's string, if it reads back otherwise than written. */
+function memberFinding(
+  ex: Exchange,
+  { model, inDoubt }: CheckContext,
+  hostile: Omit<NonNullable<CheckContext["hostile"]>, "others">,
+) {
   const shown = shownMember(model, ex, hostile);
   if (!shown?.schema || shown.value === hostile.sent) return [];
   // The value the resource held before an update: the write did not take (update_persisted's), nothing was mangled.
@@ -134,6 +149,7 @@ export const hostileInput: Check = (ex, { intent, hostile, model, inDoubt }) => 
   const how = howChanged(hostile.sent, shown.value);
   if (!how) return [];
   const where = hostile.read ? "the read of the resource" : "the write's own answer";
+  const kind = hostile.what ? ` (${hostile.what})` : "";
   const [unheld] = model.validator.validate(shown.schema, hostile.sent);
   const lenient: Leniency | undefined = inDoubt
     ? { because: "in-doubt", why: inDoubt }
@@ -146,7 +162,7 @@ export const hostileInput: Check = (ex, { intent, hostile, model, inDoubt }) => 
   return [
     finding(ex, {
       severity: "error",
-      title: `A hostile string written to body member ${hostile.member} reads back ${how}`,
+      title: `A hostile string${kind} written to body member ${hostile.member} reads back ${how}`,
       received: `${where}: written ${show(hostile.sent, 120)}, read ${show(shown.value, 120)}`,
       documented:
         `the member as written: the request schema lets this string through, so the server takes it as data ` +
@@ -157,4 +173,4 @@ export const hostileInput: Check = (ex, { intent, hostile, model, inDoubt }) => 
       ...(lenient ? { lenient } : {}),
     }),
   ];
-};
+}

@@ -21,6 +21,7 @@ import { unsupportedMethod } from "./unsupported-method.js";
 import { updatePersisted } from "./update-persisted.js";
 import { useAfterFree } from "./use-after-free.js";
 import { listedAfterCreate } from "./listed-after-create.js";
+import { refusedCreateLeak } from "./refused-create-leak.js";
 import { foreignWrite, misdirectedWrite } from "./foreign-write.js";
 import { forgedCredential } from "./forged-credential.js";
 import { revokedCredential } from "./revoked-credential.js";
@@ -71,6 +72,7 @@ const INTENT = {
   update_persisted: { fn: updatePersisted },
   use_after_free: { fn: useAfterFree },
   listed_after_create: { fn: listedAfterCreate },
+  refused_create_leak: { fn: refusedCreateLeak },
   foreign_write: { fn: foreignWrite },
   revoked_credential: { fn: revokedCredential },
   forged_credential: { fn: forgedCredential },

@@ -23,6 +23,7 @@ import { isSuccess } from "../model/exchange.js";
 import type { Account } from "../transport/credentials.js";
 import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
 import { prepared, produce } from "./values.js";
+import { resetsSharedState } from "../model/risk.js";
 
 /** What the executor needs of the run besides the scenarios. */
 export interface ExecutorInput {
@@ -70,7 +71,8 @@ export class Executor {
   constructor(private readonly run: ExecutorInput) {}
 
   /** The scenario's result (never throws): passed, failed (an error finding or an internal error), or skipped. */
-  async execute(s: Scenario, cut?: SkipReason): Promise<ScenarioResult> {
+  /** `alone`: nothing else is in flight, and its own requests go one at a time (an operation that resets data). */
+  async execute(s: Scenario, cut?: SkipReason, alone = false): Promise<ScenarioResult> {
     const { settings, model, target, state } = this.run;
     const result = (status: ScenarioResult["status"], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
       id: s.id,
@@ -106,7 +108,7 @@ export class Executor {
         ...(before.kind === "cut" ? { notRun: skipText(before) } : {}),
       });
     const verdict = new Verdict(settings, model, state);
-    const ctx = this.context(verdict);
+    const ctx = this.context(verdict, alone);
     let skip: SkipReason | undefined;
     let error: string | undefined;
     try {
@@ -136,12 +138,18 @@ export class Executor {
     });
   }
 
-  /** Every scenario, lanes side by side (one at a time with one worker), results in plan order. */
+  /**
+   * Every scenario, results in plan order. The sending order is by risk, the same whatever the workers: first the
+   * scenarios of an operation that rebuilds or wipes shared data (model/risk.ts), one request at a time with nothing
+   * else in flight; then the rest (rank 0), lanes side by side (one at a time with one worker); then each rank of
+   * the phases that may take the server down (model/phases.ts: far-edge values, then hostile strings), each only
+   * once the rank before it has finished; then the run's phases (the clean-up).
+   */
   async executeAll(scenarios: readonly Scenario[], hooks: ExecutionHooks = {}): Promise<ScenarioResult[]> {
     const results: ScenarioResult[] = new Array(scenarios.length);
     let failures = 0;
     const { maxFailures } = this.run.settings;
-    const one = async (i: number) => {
+    const one = async (i: number, alone = false) => {
       const s = scenarios[i]!;
       const limit =
         maxFailures !== undefined && failures >= maxFailures
@@ -152,33 +160,58 @@ export class Executor {
             } as const)
           : undefined;
       hooks.started?.(s, i);
-      const r = await this.execute(s, limit);
+      const r = await this.execute(s, limit, alone);
       r.requestsSent = this.run.target.requestsSent();
       if (r.status === "failed") failures++;
       results[i] = r;
       hooks.finished?.(r, i);
     };
-    const lanes = this.lanes(scenarios);
+    const order = this.order(scenarios);
+    for (const i of order.alone) await one(i, true);
     const workers = Math.max(1, this.run.settings.workers);
-    const queue = [...lanes.concurrent];
-    await Promise.all(
-      Array.from({ length: Math.min(workers, queue.length) }, async () => {
-        for (let lane = queue.shift(); lane; lane = queue.shift()) for (const i of lane) await one(i);
-      }),
-    );
-    for (const i of lanes.after) await one(i);
+    for (const rank of order.ranks) {
+      const queue = this.lanes(scenarios, rank);
+      await Promise.all(
+        Array.from({ length: Math.min(workers, queue.length) }, async () => {
+          for (let lane = queue.shift(); lane; lane = queue.shift()) for (const i of lane) await one(i);
+        }),
+      );
+    }
+    for (const i of order.after) await one(i);
     return results;
   }
 
   /**
-   * The lanes of a plan: scenarios (by index) of operations joined by links, in plan order; lanes in the order their
-   * first scenario is planned. With one worker, one lane of every scenario: exactly the plan's order.
+   * The sending order of a plan (scenarios by index, each list in plan order): those of an operation that rebuilds
+   * or wipes shared data, sent alone first; the rest by the rank of their phase (0 first); the run's phases last.
    */
-  private lanes(scenarios: readonly Scenario[]): { concurrent: number[][]; after: number[] } {
+  private order(scenarios: readonly Scenario[]): { alone: number[]; ranks: number[][]; after: number[] } {
+    const { model } = this.run;
+    const resets = new Map<string, boolean>();
+    const resetting = (id: string) => {
+      if (!resets.has(id))
+        resets.set(id, model.forRequests.has(id) && resetsSharedState(model, model.forRequests.operation(id)));
+      return resets.get(id)!;
+    };
+    const alone: number[] = [];
+    const after: number[] = [];
+    const ranks: number[][] = [[], [], []];
+    scenarios.forEach((s, i) => {
+      const row = phaseRow(s.phase);
+      if (row.scope === "run") after.push(i);
+      else if (resetting(s.operation)) alone.push(i);
+      else ranks[row.rank ?? 0]!.push(i);
+    });
+    return { alone, ranks: ranks.filter((r) => r.length > 0), after };
+  }
+
+  /**
+   * The lanes of some scenarios of a plan (by index): scenarios of operations joined by links, in plan order; lanes
+   * in the order their first scenario is planned. With one worker, one lane of them all: exactly the plan's order.
+   */
+  private lanes(scenarios: readonly Scenario[], rest: readonly number[]): number[][] {
     const { model, settings } = this.run;
-    const after = scenarios.flatMap((s, i) => (phaseRow(s.phase).scope === "run" ? [i] : []));
-    const rest = scenarios.map((_, i) => i).filter((i) => !after.includes(i));
-    if (settings.workers <= 1) return { concurrent: [rest], after };
+    if (settings.workers <= 1) return [[...rest]];
     const groupOf = new Map<string, number>();
     linkGroups(model.operations, orderingLinks(model.forRequests, settings.inferLinks)).forEach((g, i) => {
       for (const op of g) groupOf.set(op.operationId, i);
@@ -207,11 +240,11 @@ export class Executor {
       lane.push(i);
       lanes.set(key, lane);
     }
-    return { concurrent: [...lanes.values()], after };
+    return [...lanes.values()];
   }
 
   /** What a scenario's steps get: the run's reading of the document, its state, and the executor's sends. */
-  private context(verdict: Verdict): ScenarioContext {
+  private context(verdict: Verdict, alone = false): ScenarioContext {
     const { settings, model, state } = this.run;
     const live = settings.kind === "live";
     const ctx: ScenarioContext = {
@@ -227,7 +260,7 @@ export class Executor {
         // exists), and a request that changes an account (its password) what the next must log in with: such a
         // batch goes one request at a time, each judged before the next is built. With one worker every request
         // waits for the one before it, as a run always did.
-        const oneByOne = settings.workers <= 1;
+        const oneByOne = settings.workers <= 1 || alone;
         const stateful = (p: Probe) =>
           p.spec.method.toUpperCase() === "DELETE" ||
           (ctx.model.has(p.spec.operation) && state.accounts?.changesAccount(ctx.model.operation(p.spec.operation)));
@@ -273,7 +306,9 @@ export class Executor {
 
   /** Judges an exchange as its probe asks, and records what a live run created or deleted. */
   private judge(verdict: Verdict, ex: Exchange, probe: Probe, live: boolean): void {
+    const before = verdict.findings.length;
     if (!probe.unjudged) verdict.check(ex, probe.extra, probe.judge);
+    probe.found?.(verdict.findings.slice(before));
     if (!live) return;
     const { model, settings, state } = this.run;
     track(model.forRequests, settings.inferLinks, state.resources, ex);

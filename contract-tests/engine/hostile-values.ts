@@ -3,8 +3,8 @@
  * template markers, control characters, text outside ASCII (value-classes.ts's, reused) and, in a path parameter
  * of a safe operation, a path separator and an encoded dot segment. Each goes only where the schema lets it
  * through as the server reads the wire (checked with the document's validator), grown from the valid value where
- * a length or format needs it (`name1'`), and at most HOSTILE_REQUESTS_PER_OPERATION go per operation, the classes
- * spread over the strings deterministically from the seed.
+ * a length or format needs it (`name1'`), and at most HOSTILE_REQUESTS_PER_OPERATION go per operation, each
+ * carrying a class in every string, so every string meets every class (rotated deterministically from the seed).
  */
 import { isMapping, toPointer } from "../../openapi/lib/spec.js";
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
@@ -17,8 +17,9 @@ import { bucketOf, cloneValues, expandPath, readBack, serialize, type Values } f
 import { NON_ASCII_TEXT, type Schema } from "./value-classes.js";
 
 /**
- * The most hostile requests per operation: one per class in the common case of one string (eight classes), and a
- * live run (billed, rate-limited) stays cheap; with more strings the classes are spread over them.
+ * The most hostile requests per operation: one per class (eight where no path takes a separator), each with a class
+ * in every string, so a live run (billed, rate-limited) stays cheap however many strings an operation has. A
+ * request that fails is narrowed: one more request per string it carried, each with its class alone.
  */
 export const HOSTILE_REQUESTS_PER_OPERATION = 8;
 
@@ -56,16 +57,38 @@ type Target = { accepts(v: string): boolean; place: ParameterEntry["in"] | "body
   | { kind: "member"; name: string; pointer: string }
 );
 
-/** One hostile request: its cause (`body member title: a single quote`), its values, and the string a member got. */
-export interface HostileRequest {
+/** A body member that carries a hostile string, which the answer must show back. */
+export interface HostileMember {
+  name: string;
+  sent: string;
+  /** JSON pointer of the member's schema in the request body (the promise that let the string through). */
+  pointer: string;
+  /** The class of its string (`template markers`). */
+  what: string;
+}
+
+/** One hostile string in one place, the others as valid: a part of a hostile request, and how it is narrowed. */
+export interface HostilePart {
+  /** Its cause: `body member title: a single quote, "'"`. */
   what: string;
   values: Values;
   /**
-   * A body member's hostile string, which the answer must show back, and the JSON pointer of its schema in the request
-   * body (the promise). Absent for a member that copies a path parameter (`id` beside `/schemas/{id}`): which of the
-   * two a server keeps is its own choice.
+   * A body member's hostile string, which the answer must show back. Absent for a member that copies a path
+   * parameter (`id` beside `/schemas/{id}`): which of the two a server keeps is its own choice.
    */
-  member?: { name: string; sent: string; pointer: string };
+  member?: HostileMember;
+}
+
+/**
+ * One hostile request: a class in every string it may carry (request i gives the string j class i + j of those it
+ * takes), its cause naming each, its values, the body members it must show back, and its parts (each string with
+ * its class alone, the request a failure is narrowed to).
+ */
+export interface HostileRequest {
+  what: string;
+  values: Values;
+  members: HostileMember[];
+  parts: HostilePart[];
 }
 
 /** What decides which strings may change: a safe operation's path parameters do; identifiers a link feeds may. */
@@ -202,9 +225,11 @@ function classValue(op: OperationEntry, values: Values, t: Target, c: HostileCla
 }
 
 /**
- * The hostile requests of `op` built on `values`: per round, each class on one target (rotated by the seed and the
- * operation, so the classes spread over the strings and a short round drops other classes per seed), at most
- * HOSTILE_REQUESTS_PER_OPERATION.
+ * The hostile requests of `op` built on `values`: as many as the string that takes the most classes takes (at most
+ * HOSTILE_REQUESTS_PER_OPERATION); request i gives the string j (parameters, then body members, in document order)
+ * the class (start + i + j) of those it takes, the start rotated by the seed and the operation, so every string
+ * meets every class it takes (all of them, where it takes no more than the budget) and no two strings carry the same
+ * class in one request where they take the same classes.
  */
 export function hostileRequests(
   model: SpecModel,
@@ -212,40 +237,63 @@ export function hostileRequests(
   values: Values,
   scope: HostileScope,
 ): HostileRequest[] {
-  const targets = targetsOf(model, op, values, scope);
-  // Per class, the targets that take it (with the value each would get), in target order.
-  const open = HOSTILE_CLASSES.map((c) =>
-    targets.flatMap((t) => {
-      const value = classValue(op, values, t, c);
-      return value === undefined ? [] : [{ t, value }];
-    }),
-  );
+  // Per target, the classes it takes (with the value each would get), in the classes' order.
+  const open = targetsOf(model, op, values, scope)
+    .map((t) => ({
+      t,
+      list: HOSTILE_CLASSES.flatMap((c) => {
+        const value = classValue(op, values, t, c);
+        return value === undefined ? [] : [{ c, value }];
+      }),
+    }))
+    .filter((x) => x.list.length > 0);
   const start = (scope.seed + hashOf(op.operationId)) >>> 0;
   const pathNames = new Set(op.parameters.filter((p) => p.in === "path").map((p) => p.name.toLowerCase()));
   const copiesPath = (name: string) => pathNames.size > 0 && (pathNames.has(name.toLowerCase()) || /^id$/i.test(name));
+  const bodyPointer = planOf(op).body?.pointer;
+  const validBody = (body: unknown) =>
+    !bodyPointer || model.validator.validate(bodyPointer, readBack(model, op, body)).length === 0;
+  const rounds = Math.min(HOSTILE_REQUESTS_PER_OPERATION, Math.max(0, ...open.map((o) => o.list.length)));
   const out: HostileRequest[] = [];
-  const rounds = Math.max(0, ...open.map((o) => o.length));
-  for (let round = 0; round < rounds && out.length < HOSTILE_REQUESTS_PER_OPERATION; round++)
-    for (let i = 0; i < HOSTILE_CLASSES.length; i++) {
-      // The classes start at the rotation too: where the budget cuts a round short, each seed drops others.
-      const k = (start + i) % HOSTILE_CLASSES.length;
-      const c = HOSTILE_CLASSES[k]!;
-      const list = open[k]!;
-      if (round >= list.length || out.length >= HOSTILE_REQUESTS_PER_OPERATION) continue;
-      const { t, value } = list[(start + k + round) % list.length]!;
-      const v = cloneValues(values);
+  for (let i = 0; i < rounds; i++) {
+    const v = cloneValues(values);
+    const parts: HostilePart[] = [];
+    for (const [j, { t, list }] of open.entries()) {
+      const { c, value } = list[(start + i + j) % list.length]!;
       const shown = `${c.what}, ${JSON.stringify(value).slice(0, 80)}`;
       if (t.kind === "parameter") {
-        bucketOf(v, t.p.in)[t.p.name] = value;
-        out.push({ what: `${t.p.in} parameter ${t.p.name}: ${shown}`, values: v });
+        const bucket = bucketOf(v, t.p.in);
+        const was = bucket[t.p.name];
+        bucket[t.p.name] = value;
+        // Path values together may show a dot segment none shows alone: that one stays as it was.
+        if (t.place === "path" && !withinBoundary(op, v.path)) {
+          bucket[t.p.name] = was;
+          continue;
+        }
+        const alone = cloneValues(values);
+        bucketOf(alone, t.p.in)[t.p.name] = value;
+        parts.push({ what: `${t.p.in} parameter ${t.p.name}: ${shown}`, values: alone });
       } else {
-        v.body = { value: { ...(values.body!.value as object), [t.name]: value } };
-        out.push({
+        const body = { ...(v.body!.value as object), [t.name]: value };
+        // Strings valid one by one may break the schema together (a rule across members): that one stays valid.
+        if (!validBody(body)) continue;
+        v.body = { value: body };
+        const alone = cloneValues(values);
+        alone.body = { value: { ...(values.body!.value as object), [t.name]: value } };
+        parts.push({
           what: `body member ${t.name}: ${shown}`,
-          values: v,
-          ...(copiesPath(t.name) ? {} : { member: { name: t.name, sent: value, pointer: t.pointer } }),
+          values: alone,
+          ...(copiesPath(t.name) ? {} : { member: { name: t.name, sent: value, pointer: t.pointer, what: c.what } }),
         });
       }
     }
+    if (parts.length === 0) continue;
+    out.push({
+      what: parts.map((p) => p.what).join("; "),
+      values: parts.length === 1 ? parts[0]!.values : v,
+      members: parts.flatMap((p) => (p.member ? [p.member] : [])),
+      parts,
+    });
+  }
   return out;
 }

@@ -173,6 +173,8 @@ export interface Probe {
   extra?: readonly string[];
   /** Sent, not judged: the phase judges the exchange itself with `ctx.verdict` (it needs other answers first). */
   unjudged?: boolean;
+  /** Told the findings its exchange's judgement added (a failure the phase narrows down, see the hostile phase). */
+  found?(findings: readonly Finding[]): void;
 }
 
 /** The check context a probe is judged in (the model is the run's). */

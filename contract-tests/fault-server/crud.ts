@@ -1,9 +1,10 @@
 /**
  * The CRUD fault server: a small in-memory posts service on 127.0.0.1 (its document: crud-document.ts) whose
  * base URL `${url}/variant/<fault>[+<fault>...]` plants the faults named; `/variant/conforming` plants none.
- * Each variant keeps its own posts. Its own choices where the document is silent (all lenient, all allowed):
- * unknown body members are ignored (refused with a 400 by `lenient-refuses-unknown`), responses carry an undocumented `createdAt`, and an id past the 64-bit
- * edge is a 404 like any other unknown id.
+ * Each variant keeps its own posts; `GET /admin/reset` drops and re-creates them (a document a test writes lists
+ * it), and every request that arrives meanwhile answers 500. Its own choices where the document is silent (all
+ * lenient, all allowed): unknown body members are ignored (refused with a 400 by `lenient-refuses-unknown`),
+ * responses carry an undocumented `createdAt`, and an id past the 64-bit edge is a 404 like any other unknown id.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -26,12 +27,17 @@ export const CRUD_FAULTS = {
   "list-omits-created": { phases: ["lifecycle"], catchers: ["listed_after_create"] },
   "id-read-as-string": { phases: ["lifecycle"], catchers: ["resource_availability", "response_schema_conformance"] },
   "delete-ignores-missing-key": { phases: ["auth"], catchers: ["ignored_auth"] },
+  // A create refused with the documented 400 still stores a post (RESTler's leakage rule).
+  "refused-create-stores": { phases: ["lifecycle"], catchers: ["refused_create_leak"] },
   "updated-at-writable": { phases: ["owned-members"], catchers: ["server_owned_member"] },
   "owner-from-body": { phases: ["owned-members"], catchers: ["server_owned_member"] },
   "password-in-response": { phases: ["owned-members"], catchers: ["write_only_exposed"] },
   "quote-500": { phases: ["hostile"], catchers: ["not_a_server_error"] },
   "nul-500": { phases: ["hostile"], catchers: ["not_a_server_error"] },
   "template-evaluated": { phases: ["hostile"], catchers: ["hostile_input"] },
+  // Only `body` of the three strings a create sends (title, body, password) is evaluated: a run must put the template
+  // into every member to see it.
+  "template-evaluated-in-body": { phases: ["hostile"], catchers: ["hostile_input"] },
   "quote-breaks-json": { phases: ["hostile"], catchers: ["content_type_conformance"] },
   "html-escaped": { phases: ["hostile"], catchers: ["hostile_input"] },
   "nul-truncated": { phases: ["hostile"], catchers: ["hostile_input"] },
@@ -46,6 +52,9 @@ export const CRUD_LENIENT = {
   "lenient-refuses-unknown":
     "a write whose body has a member its request schema does not list (an owner, an updatedAt) is refused with " +
     "the documented 400 (the schemas neither allow nor forbid other members)",
+  "lenient-others-create":
+    "other clients create posts all the time: every listing first stores one more post of another owner (the run " +
+    "must not take it for one a refused create left)",
 } as const;
 
 /** A variant of the CRUD server: a planted fault or a lenient freedom. */
@@ -75,7 +84,12 @@ interface Store {
   next: number;
   /** Every request the variant received, as `METHOD /path`. */
   log: string[];
+  /** A reset (`GET /admin/reset`) is dropping and re-creating the posts: every other request fails meanwhile. */
+  resetting?: boolean;
 }
+
+/** How long a reset takes (its document: a GET that drops and re-creates the posts, which a test writes). */
+const RESET_MS = 120;
 
 const MAX_ID = 2n ** 63n - 1n;
 /** The owner of every post the key creates. */
@@ -108,10 +122,10 @@ function stringFailure(b: Record<string, unknown>, faults: ReadonlySet<string>):
   return undefined;
 }
 
-/** What a store with a planted string fault keeps of a text: evaluated, HTML-escaped, or cut at a NUL. */
-function stored(text: string, faults: ReadonlySet<string>): string {
+/** What a store with a planted string fault keeps of a text member: evaluated, HTML-escaped, or cut at a NUL. */
+function stored(text: string, faults: ReadonlySet<string>, member: string): string {
   let out = text;
-  if (faults.has("template-evaluated"))
+  if (faults.has("template-evaluated") || (faults.has("template-evaluated-in-body") && member === "body"))
     out = out.replace(TEMPLATE, (...m: string[]) => {
       const [a, b] = m.slice(1, 7).filter((x) => x !== undefined);
       return String(Number(a) * Number(b));
@@ -124,7 +138,7 @@ function stored(text: string, faults: ReadonlySet<string>): string {
 /** A post's text members as a store with a planted string fault keeps them. */
 function storedTexts(b: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
   const out = { ...b };
-  for (const k of TEXTS) if (typeof out[k] === "string") out[k] = stored(out[k] as string, faults);
+  for (const k of TEXTS) if (typeof out[k] === "string") out[k] = stored(out[k] as string, faults, k);
   return out;
 }
 
@@ -171,6 +185,17 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 async function handle(req: IncomingMessage, path: string, store: Store, faults: ReadonlySet<string>): Promise<Reply> {
   const url = new URL(path, "http://x");
   const method = req.method ?? "GET";
+  // A request that arrives while a reset drops the table: what a database does then.
+  if (store.resetting) return message(500, "sqlite3.OperationalError: no such table: posts");
+  if (url.pathname === "/admin/reset") {
+    if (method !== "GET") return message(405, "method not allowed");
+    if (req.headers[CRUD_KEY_HEADER.toLowerCase()] !== CRUD_SERVER_KEY) return message(401, "no valid key");
+    store.resetting = true;
+    store.posts.clear();
+    await new Promise((resolve) => setTimeout(resolve, RESET_MS));
+    store.resetting = false;
+    return { status: 200, body: { message: "the posts were dropped and re-created" } };
+  }
   const item = /^\/posts\/([^/]+)$/.exec(url.pathname);
   if (url.pathname !== "/posts" && !item) return message(404, "no such path");
   const allowed = item ? ["GET", "PUT", "PATCH", "DELETE"] : ["GET", "POST"];
@@ -188,6 +213,11 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
   if (!item) {
     if (method === "POST") {
       const why = invalid(body, false);
+      if (why && faults.has("refused-create-stores")) {
+        const b = isObject(body) ? body : {};
+        const title = typeof b.title === "string" ? b.title : "";
+        store.posts.set(store.next, { id: store.next++, title, owner: OWNER, updatedAt: new Date().toISOString() });
+      }
       if (why) return message(400, why);
       const planted = stringFailure(body as Record<string, unknown>, faults);
       if (planted) return planted;
@@ -199,6 +229,13 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
       store.posts.set(p.id, p);
       return { status: 201, body: shown(p, faults) };
     }
+    if (faults.has("lenient-others-create"))
+      store.posts.set(store.next, {
+        id: store.next++,
+        title: "another client's post",
+        owner: "another-client",
+        updatedAt: new Date().toISOString(),
+      });
     const raw = url.searchParams.get("limit");
     const limit = raw === null ? 20 : /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
     if (!(limit >= 1 && limit <= 100)) return message(400, "limit must be an integer from 1 to 100");

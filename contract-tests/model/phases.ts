@@ -34,6 +34,12 @@ export interface PhaseRow {
   /** It runs whatever `--phases` selects (the clean-up of what a live run created). */
   always?: boolean;
   /**
+   * Its requests may take the server down (values at the far edge, 1; hostile strings, 2): its scenarios are sent
+   * only once every scenario of a lower rank (0, the rest) has finished, so a server that never answers again
+   * after one has answered every other phase first. The report's order stays the table's.
+   */
+  rank?: 1 | 2;
+  /**
    * A security phase: the risk it tests (OWASP API Security Top 10, 2023), and why it sends nothing to an operation
    * when it planned no scenario of it (the report's per-operation security lines read both).
    */
@@ -98,6 +104,7 @@ export const PHASES = [
       "nullable value and text outside ASCII are accepted",
     needs: [],
     scope: "operation",
+    rank: 1,
     security: {
       risk: "API4 unrestricted resource consumption (a request that freezes the server)",
       absent: "it takes no value with an edge to reach",
@@ -110,6 +117,7 @@ export const PHASES = [
       "answer, never a 5xx, and a write reads them back exactly as written",
     needs: ["live-target"],
     scope: "operation",
+    rank: 2,
     security: {
       risk: "injection through schema-valid strings",
       absent: "no string member or parameter of it lets a hostile string through",

@@ -186,6 +186,26 @@ export interface CheckContext {
     createdBy: string;
   };
   /**
+   * A listing right after a create the server refused (4xx or 5xx): nothing the refusal left may be in it
+   * (refused_create_leak).
+   */
+  refusedCreate?: {
+    /** The create's operationId and the status it answered. */
+    by: string;
+    status: number;
+    /** JSON pointer of the items array in the listing's body, and of the identifier in an item. */
+    pointer: string;
+    member: string;
+    /** The identifiers (as JSON) the listing held just before the refused create. */
+    before: readonly string[];
+    /** The identifiers (as JSON) of the family's resources the run itself created: never left by the refusal. */
+    own: readonly string[];
+    /** The page holds the whole collection (no paging, or fewer items than the page size asked). */
+    complete: boolean;
+    /** Why a new item cannot be told from another client's create (the listing changed with no create between). */
+    busy?: string;
+  };
+  /**
    * A write that carried a hostile string in a body member, or the read of the resource after it (the hostile phase):
    * the member must read back exactly as `sent` (hostile_input).
    */
@@ -200,6 +220,13 @@ export interface CheckContext {
     read?: boolean;
     /** What the member held before the write (an update's read before it): shown again, the write did not take. */
     before?: unknown;
+    /** The class of its string (`template markers`), named in the finding. */
+    what?: string;
+    /**
+     * The other body members the same write carried a hostile string in (the hostile phase puts one in every
+     * member): each is judged as this one is.
+     */
+    others?: ReadonlyArray<{ member: string; sent: string; pointer: string; before?: unknown; what?: string }>;
   };
   /** For unknown-resource requests: where the unknown identifier went. */
   unknownIn?: "path" | "query" | "header";

@@ -115,6 +115,17 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
     expect(cleanup.notes?.[1]).toBe("left behind: nothing (each created resource was deleted)");
   });
 
+  it("takes no post another client created for one a refused create left (a warning at most)", async () => {
+    for (const variant of ["lenient-others-create", "refused-create-stores+lenient-others-create"]) {
+      const { results } = await run(doc, variant, { CONTRACT_PHASES: "lifecycle" });
+      expect(errorsOf(results), variant).toEqual([]);
+      const leaks = results.flatMap((r) => r.findings).filter((f) => f.check === "refused_create_leak");
+      // The planted leak beside other clients' creates is still told, as a warning naming why it may not be one.
+      if (variant.startsWith("refused")) expect(leaks.map((f) => f.severity)).toContain("warning");
+      expect(results.some((r) => r.phase === "lifecycle" && r.status === "passed")).toBe(true);
+    }
+  });
+
   it("lists what a delete that does not delete left behind", () => {
     expect(server.posts("delete-keeps").length).toBeGreaterThan(0);
   });

@@ -41,7 +41,11 @@ let accounts: AccountsServer;
 
 const hostileScenarios = (results: ScenarioResult[]) => results.filter((r) => r.phase === "hostile");
 
-/** True when a finding names a hostile string: the one its write carried, or one in its request's path or body. */
+/**
+ * True when a finding names a hostile string: the one its write carried, one in its request's path or body, or one
+ * its answer shows (a read of a resource an earlier hostile write stored it in: hostile strings go last, after
+ * the lifecycle, so an update's hostile phase may start from a post a hostile create made).
+ */
 function namesHostile(f: Finding): boolean {
   const replay = f.replay;
   if (!replay) return false;
@@ -49,6 +53,7 @@ function namesHostile(f: Finding): boolean {
   const carried = [
     replay.context.hostile?.sent ?? "",
     decodeURIComponent(replay.path),
+    f.received,
     ...Object.values(typeof body === "object" && body !== null ? body : {}).filter((v) => typeof v === "string"),
   ];
   return HOSTILE_CLASSES.some((c) => carried.some((x) => x.includes(c.text)));
@@ -137,6 +142,30 @@ describe("the hostile phase against the CRUD fault server", () => {
     expect(mine.length, "the hostile phase reports it").toBeGreaterThan(0);
     for (const f of mine) expect(namesHostile(f), `${f.title}: ${f.received}`).toBe(true);
     for (const f of mine) expect(f.promise).toMatch(/^#\//);
+  });
+
+  it.each(["quote-500", "quote-breaks-json"] as const)(
+    "%s: narrows a request (or its read) that failed to the string that fails it, its class alone",
+    (fault) => {
+      const { results } = crudRuns.get(fault)!;
+      const errors = hostileScenarios(results).flatMap((r) => r.findings.filter((f) => f.severity === "error"));
+      expect(errors.length).toBeGreaterThan(0);
+      // None names a request with a string in every member: each failure was narrowed to one string and its class
+      // (a response-shape check's finding carries no cause: the write or read it judged carried one string).
+      expect(errors.filter((f) => /; (body member|query parameter)/.test(f.cause ?? "")).map((f) => f.cause)).toEqual(
+        [],
+      );
+      expect(errors.filter((f) => f.replay?.context.hostile?.others).map((f) => f.title)).toEqual([]);
+    },
+  );
+
+  it("catches a template evaluated in one member of three, naming the member and the class", () => {
+    const { results } = crudRuns.get("template-evaluated-in-body")!;
+    const titles = hostileScenarios(results).flatMap((r) =>
+      r.findings.filter((f) => f.check === "hostile_input").map((f) => f.title),
+    );
+    expect(titles.length).toBeGreaterThan(0);
+    for (const t of titles) expect(t).toMatch(/^A hostile string \(template markers\) written to body member body /);
   });
 
   it("reports a write that did not take as update_persisted's, not as a mangled hostile string", () => {

@@ -2,8 +2,8 @@
  * The hostile phase's strings on their own: each class only where the schema lets it through as the server reads
  * the wire (enum, const, pattern, format and length rules respected), grown from the valid value where a length
  * needs it, never past maxLength; separators and dot segments only in a safe operation's path, and only those the
- * request boundary sends; at most HOSTILE_REQUESTS_PER_OPERATION, spread over the strings from the seed. And the
- * check's leniency where the response schema itself rules the string out.
+ * request boundary sends; at most HOSTILE_REQUESTS_PER_OPERATION, each with a class in every string, so every
+ * string meets every class. And the check's leniency where the response schema itself rules the string out.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import {
   HOSTILE_REQUESTS_PER_OPERATION,
   hasHostileTargets,
   hostileRequests,
+  type HostilePart,
   type HostileRequest,
 } from "../engine/hostile-values.js";
 import { expandPath, toRequest } from "../engine/requests.js";
@@ -98,14 +99,17 @@ const model = new SpecModel(specPath).forRequests;
 const settings = readSettings({ CONTRACT_SPEC: specPath });
 
 /** The hostile requests of `operationId` with `seed` (identifiers a link feeds: `linkFed`). */
-function requestsOf(operationId: string, seed = settings.seed, linkFed: string[] = []): HostileRequest[] {
+function combinedOf(operationId: string, seed = settings.seed, linkFed: string[] = []): HostileRequest[] {
   const op = model.operation(operationId);
   const values = baseValues(model, settings, op, { name: "name1" });
   if (isSkip(values)) throw new Error(values.kind);
   return hostileRequests(model, op, values, { changeIds: op.safe, linkFed: (p) => linkFed.includes(p.name), seed });
 }
-const classOf = (r: HostileRequest) => HOSTILE_CLASSES.find((c) => r.what.includes(`: ${c.what}, `))!;
-const memberOf = (r: HostileRequest) => /^body member (\w+):/.exec(r.what)?.[1];
+/** Their parts: each string with its class alone (what a failed request is narrowed to). */
+const requestsOf = (operationId: string, seed = settings.seed, linkFed: string[] = []): HostilePart[] =>
+  combinedOf(operationId, seed, linkFed).flatMap((r) => r.parts);
+const classOf = (r: HostilePart) => HOSTILE_CLASSES.find((c) => r.what.includes(`: ${c.what}, `))!;
+const memberOf = (r: HostilePart) => /^body member (\w+):/.exec(r.what)?.[1];
 /** Every request of createThing over several seeds (the budget cuts each seed's own share of the pairs). */
 const allSeeds = Array.from({ length: 12 }, (_, seed) => requestsOf("createThing", seed)).flat();
 
@@ -135,20 +139,39 @@ describe("hostile strings", () => {
     for (const v of long) expect([...v].length).toBeLessThanOrEqual(12);
   });
 
-  it("send at most the budget, each class once before any twice, spread over the members from the seed", () => {
-    const one = requestsOf("createThing");
+  it("send at most the budget, each with a class in every string, so every string meets every class", () => {
+    const one = combinedOf("createThing");
     expect(one).toHaveLength(HOSTILE_REQUESTS_PER_OPERATION);
-    expect(new Set(one.map((r) => classOf(r).what)).size).toBe(HOSTILE_REQUESTS_PER_OPERATION);
-    const pair = requestsOf("createPair");
-    expect(new Set(pair.map(memberOf))).toEqual(new Set(["title", "body"]));
-    expect(requestsOf("createPair").map((r) => r.what)).toEqual(pair.map((r) => r.what));
-    expect(requestsOf("createPair", settings.seed + 1).map((r) => r.what)).not.toEqual(pair.map((r) => r.what));
-    for (const r of pair)
-      expect(r.member).toEqual({
-        name: memberOf(r),
-        sent: (r.values.body!.value as Record<string, unknown>)[memberOf(r)!],
-        pointer: `/paths/~1pairs/post/requestBody/content/application~1json/schema/properties/${memberOf(r)}`,
-      });
+    const schema = "/paths/~1things/post/requestBody/content/application~1json/schema";
+    for (const r of one) expect(model.validator.validate(schema, r.values.body!.value), r.what).toEqual([]);
+    // Every open member meets every class it takes; the free one all eight.
+    const met = new Map<string, Set<string>>();
+    for (const p of one.flatMap((r) => r.parts))
+      met.set(memberOf(p)!, new Set([...(met.get(memberOf(p)!) ?? []), classOf(p).what]));
+    expect(met.get("free")?.size).toBe(HOSTILE_REQUESTS_PER_OPERATION);
+    for (const m of ["short", "long", "noQuote"]) expect(met.get(m)?.size, m).toBeGreaterThan(1);
+    // In one request the members carry different classes (where they take the same ones).
+    const pair = combinedOf("createPair");
+    expect(pair).toHaveLength(HOSTILE_REQUESTS_PER_OPERATION);
+    for (const r of pair) {
+      expect(r.parts.map(memberOf)).toEqual(["title", "body"]);
+      expect(new Set(r.parts.map((p) => classOf(p).what)).size).toBe(2);
+      const sent = r.values.body!.value as Record<string, unknown>;
+      expect(r.members).toEqual(
+        r.parts.map((p) => ({
+          name: memberOf(p),
+          sent: sent[memberOf(p)!],
+          pointer: `/paths/~1pairs/post/requestBody/content/application~1json/schema/properties/${memberOf(p)}`,
+          what: classOf(p).what,
+        })),
+      );
+    }
+    for (const m of ["title", "body"])
+      expect(
+        new Set(pair.flatMap((r) => r.parts.filter((p) => memberOf(p) === m).map((p) => classOf(p).what))).size,
+      ).toBe(HOSTILE_REQUESTS_PER_OPERATION);
+    expect(combinedOf("createPair").map((r) => r.what)).toEqual(pair.map((r) => r.what));
+    expect(combinedOf("createPair", settings.seed + 1).map((r) => r.what)).not.toEqual(pair.map((r) => r.what));
   });
 
   it("put separators and dot segments only into a safe operation's path, and only what the boundary sends", () => {

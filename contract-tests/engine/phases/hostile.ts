@@ -9,8 +9,14 @@ import { isMapping } from "../../../openapi/lib/spec.js";
 import { shownMember } from "../../checks/hostile-input.js";
 import { isSuccess } from "../../model/exchange.js";
 import { isSkip, reason, type Outcome, type SkipReason } from "../../model/skip.js";
-import type { CheckContext, Exchange } from "../../model/types.js";
-import { hasHostileTargets, hostileRequests, type HostileRequest, type HostileScope } from "../hostile-values.js";
+import type { CheckContext, Exchange, Finding } from "../../model/types.js";
+import {
+  hasHostileTargets,
+  hostileRequests,
+  type HostileMember,
+  type HostileRequest,
+  type HostileScope,
+} from "../hostile-values.js";
 import { objectPointer, readResource, resourceOf, type ResourceRef } from "../read-back.js";
 import { toRequest, type Values } from "../requests.js";
 import { itemOf, producersOf } from "../resources.js";
@@ -50,8 +56,7 @@ async function echoesPlainText(ctx: ScenarioContext, op: OperationEntry, values:
   return (member: string): boolean => {
     const seen = evidence.flatMap((ex) => {
       const sent = (ex.request.json as Record<string, unknown>)[member];
-      const shown =
-        typeof sent === "string" && shownMember(ctx.model.forResponses, ex, { member, sent, pointer: "", object });
+      const shown = typeof sent === "string" && shownMember(ctx.model.forResponses, ex, { member, object });
       return shown ? [shown.value === sent] : [];
     });
     return seen.length === 0 || seen.includes(true);
@@ -76,24 +81,83 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
   const write = !op.safe && WRITES.has(op.method.toUpperCase());
   const family = write ? writtenFamily(ctx, op) : undefined;
   const object = family ? objectPointer(ctx, family) : "";
-  const echoes = write && requests.some((r) => r.member) ? await echoesPlainText(ctx, op, values, object) : () => false;
-  // What the check compares for a write that carried a body member's string; `before`: the resource as last read.
-  const contextOf = (r: HostileRequest, before?: Exchange): CheckContext["hostile"] => {
-    if (!write || !r.member || !echoes(r.member.name)) return undefined;
-    const h = { member: r.member.name, sent: r.member.sent, pointer: r.member.pointer, object };
-    const was = before && shownMember(ctx.model.forResponses, before, h);
-    return was ? { ...h, before: was.value } : h;
+  const echoes =
+    write && requests.some((r) => r.members.length > 0) ? await echoesPlainText(ctx, op, values, object) : () => false;
+  // What the check compares for a write that carried strings in body members; `before`: the resource as last read;
+  // `except`: members whose change an earlier answer already showed (one finding per failure).
+  const contextOf = (
+    members: readonly HostileMember[],
+    before?: Exchange,
+    except: ReadonlySet<string> = new Set(),
+  ): CheckContext["hostile"] => {
+    if (!write) return undefined;
+    const judged = members
+      .filter((m) => echoes(m.name) && !except.has(m.name))
+      .map((m) => {
+        const h = { member: m.name, sent: m.sent, pointer: m.pointer, what: m.what };
+        const was = before && shownMember(ctx.model.forResponses, before, { member: m.name, object });
+        return was ? { ...h, before: was.value } : h;
+      });
+    const [first, ...others] = judged;
+    return first ? { ...first, object, ...(others.length ? { others } : {}) } : undefined;
   };
-  const probeOf = (r: HostileRequest, h: CheckContext["hostile"]): Probe => ({
-    spec: toRequest(op, r.values),
-    judge: { intent: "conforming", cause: r.what, ...(h ? { hostile: h } : {}) },
-  });
+  /** The members the answer showed changed (their finding is the answer's; a read would say it again). */
+  const changedIn = (ex: Exchange, h: CheckContext["hostile"]) =>
+    new Set(
+      (h ? [h, ...(h.others ?? [])] : []).flatMap((m) => {
+        const shown = shownMember(ctx.model.forResponses, ex, { member: m.member, object });
+        return shown?.schema && shown.value !== m.sent ? [m.member] : [];
+      }),
+    );
   let unread: SkipReason | undefined;
   const read = async (ref: ResourceRef, cause: string, h?: CheckContext["hostile"]) => {
     const ex = await readResource(ctx, ref, { cause, ...(h ? { hostile: { ...h, read: true } } : {}) });
     if (isSkip(ex)) unread ??= ex;
     return isSkip(ex) ? undefined : ex;
   };
+  /** Reads the resource; the failures (see `failure`) the read's judgement added. */
+  const readFailing = async (ref: ResourceRef, cause: string, h?: CheckContext["hostile"]) => {
+    const n = ctx.verdict.findings.length;
+    const ex = await read(ref, cause, h);
+    return { ex, failed: ctx.verdict.findings.slice(n).filter(failure) };
+  };
+  /**
+   * A request that failed, or whose read after failed (an error other than a string read back changed, which names
+   * its member already), is narrowed: each string it carried goes alone, with its class (and is read back where the
+   * read failed), until one fails too; then the failure is that one's, and the request's own findings go. Returns
+   * whether it sent anything (an update's resource then holds what the last part wrote).
+   */
+  const narrow = async (r: HostileRequest, failed: readonly Finding[], readFailed: boolean, ref?: ResourceRef) => {
+    if (r.parts.length < 2 || failed.length === 0) return false;
+    for (const part of r.parts) {
+      let again = false;
+      const h = contextOf(part.member ? [part.member] : []);
+      const [ex] = await ctx.sendAll([
+        {
+          spec: toRequest(op, part.values),
+          judge: { intent: "conforming", cause: `narrowed: ${part.what}`, ...(h ? { hostile: h } : {}) },
+          found: (f) => {
+            again = f.some(failure);
+          },
+        },
+      ]);
+      const target = ref ?? (ex && isSuccess(ex) ? resourceOf(ctx, op, ex) : undefined);
+      if (!again && readFailed && target && ex && isSuccess(ex))
+        again =
+          (await readFailing(target, `the read after ${op.operationId}, narrowed: ${part.what}`, h)).failed.length > 0;
+      if (again) {
+        const all = ctx.verdict.findings;
+        for (const f of failed) if (all.includes(f)) all.splice(all.indexOf(f), 1);
+        return true;
+      }
+    }
+    return true;
+  };
+  const probeOf = (r: HostileRequest, h: CheckContext["hostile"], failed: Finding[]): Probe => ({
+    spec: toRequest(op, r.values),
+    judge: { intent: "conforming", cause: r.what, ...(h ? { hostile: h } : {}) },
+    found: (f) => failed.push(...f.filter(failure)),
+  });
   const item = write ? itemOf(op) : undefined;
   const id = item && values.path[item.param];
   if (item && id !== undefined) {
@@ -102,26 +166,49 @@ async function hostile(ctx: ScenarioContext, op: OperationEntry): Promise<Outcom
     const ref = { ...item, value: id };
     let last = await read(ref, `the read before the hostile writes of ${op.operationId}`);
     for (const r of requests) {
-      const h = contextOf(r, last);
-      const [ex] = await ctx.sendAll([probeOf(r, h)]);
-      if (h && isSuccess(ex!)) last = await read(ref, `the read after ${op.operationId} with ${r.what}`, h);
+      const h = contextOf(r.members, last);
+      const failed: Finding[] = [];
+      const [ex] = await ctx.sendAll([probeOf(r, h, failed)]);
+      let readFailed = false;
+      if (h && isSuccess(ex!)) {
+        const after = await readFailing(
+          ref,
+          `the read after ${op.operationId} with ${r.what}`,
+          contextOf(r.members, last, changedIn(ex!, h)),
+        );
+        last = after.ex;
+        failed.push(...after.failed);
+        readFailed = after.failed.length > 0;
+      }
+      if (await narrow(r, failed, readFailed, ref))
+        last = await read(ref, `the read after narrowing ${op.operationId}'s hostile write down`);
     }
     return unread;
   }
-  // Creates (each its own resource) and other requests go together; an accepted create is read back unless its own
-  // answer already showed the string changed (one finding per failure).
-  const answers = await ctx.sendAll(requests.map((r) => probeOf(r, contextOf(r))));
+  // Creates (each its own resource) and other requests go together; an accepted create is read back for the members
+  // its own answer did not already show changed (one finding per failure).
+  const failures = requests.map((): Finding[] => []);
+  const answers = await ctx.sendAll(requests.map((r, i) => probeOf(r, contextOf(r.members), failures[i]!)));
   for (const [i, ex] of answers.entries()) {
     const r = requests[i]!;
-    const h = contextOf(r);
-    if (!h || !isSuccess(ex)) continue;
-    const shown = shownMember(ctx.model.forResponses, ex, h);
-    const ref = resourceOf(ctx, op, ex);
-    if (ref && !(shown?.schema && shown.value !== h.sent))
-      await read(ref, `the read after ${op.operationId} with ${r.what}`, h);
+    const h = contextOf(r.members);
+    let readFailed = false;
+    if (h && isSuccess(ex)) {
+      const rest = contextOf(r.members, undefined, changedIn(ex, h));
+      const ref = resourceOf(ctx, op, ex);
+      if (ref && rest) {
+        const after = await readFailing(ref, `the read after ${op.operationId} with ${r.what}`, rest);
+        failures[i]!.push(...after.failed);
+        readFailed = after.failed.length > 0;
+      }
+    }
+    await narrow(r, failures[i]!, readFailed);
   }
   return unread;
 }
+
+/** A finding that makes a hostile request one to narrow: an error other than a member read back changed. */
+const failure = (f: Finding) => f.severity === "error" && f.check !== "hostile_input";
 
 /** The phase: planned where a parameter or body member of the operation may take a string. */
 export const hostilePhase: Phase = {

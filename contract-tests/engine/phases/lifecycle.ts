@@ -8,8 +8,11 @@ import { resolvePointer } from "../../../openapi/lib/document-error.js";
 import { isSuccess } from "../../model/exchange.js";
 import { bodyMember } from "../../model/links.js";
 import { isSkip, reason, type Outcome } from "../../model/skip.js";
-import type { CheckContext } from "../../model/types.js";
-import { cloneValues, toRequest } from "../requests.js";
+import type { CheckContext, Exchange } from "../../model/types.js";
+import { isMapping } from "../../../openapi/lib/spec.js";
+import { invalidValues } from "../generate.js";
+import { planOf } from "../plan.js";
+import { cloneValues, toRequest, type Values } from "../requests.js";
 import type { ScenarioContext } from "../scenario.js";
 import { base, readyBase } from "../values.js";
 import { writtenMembers } from "../read-back.js";
@@ -26,10 +29,9 @@ function on(ctx: ScenarioContext, op: OperationEntry, id: Record<string, unknown
   return isSkip(v) ? v : toRequest(op, v);
 }
 
-/** The listing's first page, as large as a page-size parameter allows, judged for the created identifier. */
-async function listed(ctx: ScenarioContext, f: Family, id: unknown, createdBy: string): Promise<Outcome> {
-  if (!f.list) return undefined;
-  const list = f.list.op;
+/** The request of the listing's first page, as large as a page-size parameter allows, and whether it is whole. */
+function listingOf(ctx: ScenarioContext, f: Family) {
+  const list = f.list!.op;
   const v = base(ctx, list);
   if (isSkip(v)) return v;
   const query = list.parameters.filter((p) => p.in === "query");
@@ -42,14 +44,117 @@ async function listed(ctx: ScenarioContext, f: Family, id: unknown, createdBy: s
       v.query[p.name] = s.maximum;
     }
   }
-  const ex = await ctx.send(toRequest(list, v), { cause: `the listing after a create by ${createdBy}` });
-  const items = resolvePointer(ex.response.json, f.list.items);
-  const complete = !paged || (pageSize !== undefined && Array.isArray(items) && items.length < pageSize);
+  const complete = (ex: Exchange) => {
+    const items = resolvePointer(ex.response.json, f.list!.items);
+    return !paged || (pageSize !== undefined && Array.isArray(items) && items.length < pageSize);
+  };
+  return { spec: toRequest(list, v), complete };
+}
+
+/** The listing's first page, as large as a page-size parameter allows, judged for the created identifier. */
+async function listed(ctx: ScenarioContext, f: Family, id: unknown, createdBy: string): Promise<Outcome> {
+  if (!f.list) return undefined;
+  const listing = listingOf(ctx, f);
+  if (isSkip(listing)) return listing;
+  const ex = await ctx.send(listing.spec, { cause: `the listing after a create by ${createdBy}` });
   ctx.verdict.only(ex, ["listed_after_create"], {
     intent: "acceptance",
     cause: `the listing after a create by ${createdBy}`,
-    listed: { id, pointer: f.list.items, member: f.list.member, complete, createdBy },
+    listed: { id, pointer: f.list.items, member: f.list.member, complete: listing.complete(ex), createdBy },
   });
+  return undefined;
+}
+
+/** The identifiers (as JSON) a listing's answer holds. */
+function listedIds(ex: Exchange, f: Family): string[] {
+  const items = resolvePointer(ex.response.json, f.list!.items);
+  if (!isSuccess(ex) || !Array.isArray(items)) return [];
+  return items.flatMap((i) => {
+    const id = resolvePointer(i, f.list!.member);
+    return id === undefined || id === null ? [] : [JSON.stringify(id)];
+  });
+}
+
+/** The identifiers (as JSON) of the family's resources the run created (its own creates, whatever the phase). */
+const ownIds = (ctx: ScenarioContext, f: Family) =>
+  ctx.state.resources.created.filter((r) => r.family === f.family).map((r) => JSON.stringify(r.value));
+
+/** What a listing held before a create: its identifiers, and why a new one may be another client's. */
+interface Snapshot {
+  ids: string[];
+  busy?: string;
+}
+
+/**
+ * The listing before a create, read twice: a change between the two with no create of the run says another client
+ * is creating (a new item after a refusal is then only a warning).
+ */
+async function snapshot(ctx: ScenarioContext, f: Family, what: string): Promise<Snapshot | undefined> {
+  if (!f.list || ctx.settings.kind !== "live") return undefined;
+  const listing = listingOf(ctx, f);
+  if (isSkip(listing)) return undefined;
+  const first = await ctx.send(listing.spec, { cause: `the listing before ${what}` });
+  const second = await ctx.send(listing.spec, { cause: `the listing again before ${what}` });
+  if (!isSuccess(first) || !isSuccess(second)) return undefined;
+  const seen = new Set([...listedIds(first, f), ...ownIds(ctx, f)]);
+  const moved = listedIds(second, f).filter((id) => !seen.has(id));
+  return {
+    ids: listedIds(second, f),
+    ...(moved.length
+      ? { busy: `the listing showed ${moved.length} new item(s) between two reads with no create of the run` }
+      : {}),
+  };
+}
+
+/**
+ * RESTler's leakage rule: after a create the server refused (a 4xx or a 5xx), the family's listing holds no item
+ * that was not listed before and that the run did not create (refused_create_leak). Returns the listing as the
+ * snapshot before the next create.
+ */
+async function leftBehind(
+  ctx: ScenarioContext,
+  f: Family,
+  before: Snapshot,
+  refused: Exchange,
+  what: string,
+): Promise<Snapshot | undefined> {
+  const listing = listingOf(ctx, f);
+  if (isSkip(listing) || !f.list) return undefined;
+  const after = await ctx.send(listing.spec, { cause: `the listing after ${what}` });
+  ctx.verdict.only(after, ["refused_create_leak"], {
+    intent: "acceptance",
+    cause: `the listing after ${what}`,
+    refusedCreate: {
+      by: refused.operation,
+      status: refused.response.status,
+      pointer: f.list.items,
+      member: f.list.member,
+      before: before.ids,
+      own: ownIds(ctx, f),
+      complete: listing.complete(after),
+      ...(before.busy ? { busy: before.busy } : {}),
+    },
+  });
+  return isSuccess(after) ? { ids: listedIds(after, f), ...(before.busy ? { busy: before.busy } : {}) } : undefined;
+}
+
+/** A create the server refused: a 4xx or a 5xx (not a transport failure). */
+const refusedCreate = (ex: Exchange | undefined): ex is Exchange => ex !== undefined && ex.response.status >= 400;
+
+/** A body of `create` the document rules out: one member with a value its schema breaks (ajv confirms), if any. */
+function refusedBody(ctx: ScenarioContext, create: OperationEntry, values: Values): Values | undefined {
+  const pointer = planOf(create).body?.pointer;
+  const body = values.body?.value;
+  if (!pointer || !isMapping(body)) return undefined;
+  const schema = ctx.model.deref({ $ref: `#${pointer}` }, pointer).schema;
+  const properties = isMapping(schema?.properties) ? (schema.properties as Record<string, unknown>) : {};
+  for (const [name, member] of Object.entries(properties))
+    for (const m of invalidValues(ctx.model, member)) {
+      if (m.demand !== "error") continue;
+      const broken = { ...body, [name]: m.value };
+      if (ctx.model.validator.validate(pointer, broken).length > 0)
+        return { ...cloneValues(values), body: { value: broken } };
+    }
   return undefined;
 }
 
@@ -61,10 +166,23 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
   const at = bodyMember(expr) ?? { object: "", member: "" };
   // What the create writes that its answer declares: its answer must show it as written (lost_write).
   const wrote = writtenMembers(ctx, values.body?.value, create, at.object);
+  // A create the document rules out, refused, leaves nothing in the listing (sent unjudged: the negative phase
+  // judges such requests; one it accepts is recorded and cleaned up like any other); nor does the create below,
+  // if refused. The listing is read before them only where there is such a create to send.
+  const ruledOut = refusedBody(ctx, create, values);
+  let before = ruledOut ? await snapshot(ctx, f, `a create ${create.operationId} the document rules out`) : undefined;
+  if (ruledOut) {
+    const [refused] = await ctx.sendAll([{ spec: toRequest(create, ruledOut), unjudged: true }]);
+    // Accepted, it made a resource the run may not know by its identifier: the listing before no longer holds.
+    if (!refusedCreate(refused)) before = undefined;
+    else if (before)
+      before = await leftBehind(ctx, f, before, refused, `a create ${create.operationId} the document rules out`);
+  }
   const created = await ctx.send(toRequest(create, values), {
     cause: `the create of ${f.family}`,
     ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
   });
+  if (before && refusedCreate(created)) await leftBehind(ctx, f, before, created, `the refused create of ${f.family}`);
   if (!isSuccess(created))
     return reason("step-failed", `the create ${create.operationId} answered status ${created.response.status}`);
   const made = ctx.state.resources.created.find((r) => r.created === created && r.family === f.family);
