@@ -23,7 +23,7 @@ import type { Target } from "../transport/target.js";
 import { firstValidMember } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
-import { LoginError, loginPlan, loginRequest, secretOf, type LoginPlan } from "./session.js";
+import { LoginError, loginPlan, loginRequest, secretOf, tokenIn, tokenPlace, type LoginPlan } from "./session.js";
 import { baseValues } from "./values.js";
 
 /** An account the run registered for itself. */
@@ -102,8 +102,12 @@ export class Accounts implements AccountBook {
       this.target.credentials.set(account, secret, "$CONTRACT_USERNAME:$CONTRACT_PASSWORD");
       return;
     }
-    const ex = await this.target.send(loginRequest(this.model, this.settings, plan, login));
-    this.target.credentials.set(account, secretOf(plan, login, ex, this.settings.tokenPointer), shownAs(account));
+    const place = tokenPlace(plan, this.settings.tokenPointer);
+    const { exchange, secret } = await this.target.sendForSecret(
+      loginRequest(this.model, this.settings, plan, login),
+      (json) => tokenIn(json, place),
+    );
+    this.target.credentials.set(account, secretOf(plan, login, exchange, secret), shownAs(account));
   }
 
   async #renew(account: Account): Promise<boolean> {

@@ -37,7 +37,12 @@ export class RunScrubber implements Scrubber {
 
   mayContain = (t: string): boolean => this.#scrubber.mayContain(t);
   text = (t: string): string => this.#scrubber.text(t);
-  value = <T>(v: T): T => this.#scrubber.value(v);
+  /**
+   * A scrubbed copy of `v` (never `v` itself changed: a request the run is still to send may share its objects with
+   * an exchange being recorded, and a scrub in place would put the mask on the wire).
+   */
+  value = <T>(v: T): T =>
+    this.#scrubber.mayContain(JSON.stringify(v) ?? "") ? this.#scrubber.value(structuredClone(v)) : v;
 }
 
 /** The secrets of the settings: keys, passwords and client secrets (user names and client ids are identifiers). */

@@ -38,8 +38,8 @@ export interface RequestSpec {
 export interface BuiltRequest {
   url: string;
   method: string;
-  /** The headers on the wire (the credential in them, when it goes in a header or cookie). */
-  headers: Record<string, string>;
+  /** The headers on the wire (the credential in them, when it goes in a header or cookie); frozen. */
+  headers: Readonly<Record<string, string>>;
   body: string | undefined;
   /** The request as recorded: the real keys shown as the variables that hold them, scrubbed. */
   sent: SentRequest;
@@ -172,7 +172,8 @@ export function buildRequest(spec: RequestSpec, ctx: BuildContext): BuiltRequest
   return {
     url,
     method: spec.method,
-    headers: wire,
+    // Frozen: what goes on the wire is never changed after it is built (the recorded copy is `shown`'s).
+    headers: Object.freeze(wire),
     body: bodyText,
     sent: {
       method: spec.method,

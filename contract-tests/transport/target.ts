@@ -21,12 +21,13 @@ import type { Exchange, OutageRecord } from "../model/types.js";
 import { DEFAULT_WIRE_RULES, type WireRules } from "../model/wire.js";
 import { type Account, Credentials, RunScrubber, settingsSecrets } from "./credentials.js";
 import { buildRequest, USER_AGENT, type BuiltRequest, type RequestSpec } from "./request.js";
-import { decodeBody, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
+import { decodeBody, MAX_JSON_DEPTH, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
+import { decodeUtf8, parseJson } from "../../wire/decode.js";
 import { Gate, NotSent, type Ticket } from "./gate.js";
 import { OutageWatch } from "./outage.js";
 
 export { USER_AGENT, type RequestSpec } from "./request.js";
-export { MAX_JSON_DEPTH } from "./response.js";
+export { MAX_JSON_DEPTH };
 export { NotSent, SkipScenario } from "./gate.js";
 
 /** Retries of a connection that never reached the server, and of a 429. */
@@ -44,6 +45,16 @@ export interface Target {
   /** The credentials it sends, by account (the engine adds the tokens it gets by logging in). */
   credentials: Credentials;
   send(spec: RequestSpec): Promise<Exchange>;
+  /**
+   * Sends a request whose answer holds a secret (a login's token): `find` reads it from the answer as it arrived,
+   * before any scrubbing (a scrubbed answer holds `***` where a secret the run already knows is, and a login within
+   * the second of another may answer the very same token), and the scrubber learns it before the exchange is
+   * recorded. Resolves with the exchange (scrubbed, the secret included) and the secret found, if any.
+   */
+  sendForSecret(
+    spec: RequestSpec,
+    find: (json: unknown) => string | undefined,
+  ): Promise<{ exchange: Exchange; secret: string | undefined }>;
   /** Requests sent so far (retries included). */
   requestsSent(): number;
   /** Why the target stopped sending (the budget, a server that stopped answering), if it did. */
@@ -260,9 +271,34 @@ export function createTarget(
     });
   };
 
+  /**
+   * The secret an answer holds, read by `find` from its body as it arrived (never the scrubbed copy); the scrubber
+   * learns it, and the body is decoded again so the exchange records it scrubbed.
+   */
+  const secretIn = (outcome: Outcome, find: (json: unknown) => string | undefined): string | undefined => {
+    if (outcome.kind !== "answered" || outcome.read.truncated || outcome.body.bodyError) return undefined;
+    const { json } = parseJson(decodeUtf8(outcome.read.bytes), MAX_JSON_DEPTH);
+    const secret = find(json);
+    if (secret === undefined) return undefined;
+    scrubber.add(secret);
+    outcome.body = decodeBody(outcome.res.headers.get("content-type"), outcome.read, scrubber);
+    return secret;
+  };
+
   const send = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, false);
   const resend = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, true);
-  const sendOnce = async (spec: RequestSpec, renewed: boolean): Promise<Exchange> => {
+  const sendForSecret = async (spec: RequestSpec, find: (json: unknown) => string | undefined) => {
+    const found: { secret?: string } = {};
+    const exchange = await sendOnce(spec, false, (outcome) => {
+      found.secret = secretIn(outcome, find);
+    });
+    return { exchange, secret: found.secret };
+  };
+  const sendOnce = async (
+    spec: RequestSpec,
+    renewed: boolean,
+    beforeRecording?: (outcome: Outcome) => void,
+  ): Promise<Exchange> => {
     const stop = gate.stopped();
     if (stop) throw new NotSent(stop);
     const account = accountOf(spec.key);
@@ -289,6 +325,7 @@ export function createTarget(
       } finally {
         gate.settle(ticket);
       }
+      beforeRecording?.(outcome);
       const response = recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber);
       const outage = await verdict;
       exchange = {
@@ -319,6 +356,7 @@ export function createTarget(
     scrubber,
     credentials,
     send,
+    sendForSecret,
     requestsSent: () => gate.sent(),
     stopped: () => gate.stopped()?.text,
   };

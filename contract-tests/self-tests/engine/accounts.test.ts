@@ -126,6 +126,15 @@ const PLANS: Plan[] = [
     env: { CONTRACT_PHASES: "examples,auth" },
   },
   { name: "tokens that expire", variant: ["lenient-token-expiry"], env: { CONTRACT_PHASES: "examples,positive,auth" } },
+  // Two logins within a second get the same token (and a non-admin's delete of a user, a 401, makes the run log in
+  // again): the run must send it as it is, never the reports' mask. Under the default workers, three times over.
+  ...["positive,authorization", "examples,auth", "positive,lifecycle"].map(
+    (phases, i): Plan => ({
+      name: `tokens the same within a second ${i + 1}`,
+      variant: ["lenient-second-tokens"],
+      env: { CONTRACT_PHASES: phases, CONTRACT_SEED: String(7 + i) },
+    }),
+  ),
   ...(Object.keys(ACCOUNTS_FAULTS) as AccountsFault[]).map((fault) => ({
     name: fault,
     variant: [fault] as AccountsVariant[],
@@ -191,6 +200,22 @@ describe("a run given two accounts' user names and passwords", () => {
     expect(errorsOf(results)).toEqual([]);
     const logins = server.requests(base).filter((r) => r === "POST /users/login").length;
     expect(logins).toBeGreaterThan(2);
+  });
+
+  it("sends every request with its own token, never the reports' mask, and leaves its login accounts as they were", () => {
+    for (const [name, { base }] of runs) expect(server.masked(base), `${name}: requests carrying ***`).toBe(0);
+    for (const name of ["conforming", "conforming without links, an API key from a login"]) {
+      const { base } = runs.get(name)!;
+      // Read back: the login accounts' names, e-mails, passwords and roles are what they were before the run.
+      expect(server.seeded(base), name).toEqual(
+        Object.entries(ACCOUNTS).map(([role, a]) => ({ ...a, admin: role === "admin" })),
+      );
+    }
+    for (const i of [1, 2, 3]) {
+      const { results, base } = runs.get(`tokens the same within a second ${i}`)!;
+      expect(errorsOf(results), `run ${i}`).toEqual([]);
+      expect(server.requests(base).filter((r) => r === "POST /users/login").length).toBeGreaterThan(2);
+    }
   });
 
   it("never writes a password or a token it got into a report", () => {
