@@ -76,6 +76,7 @@ export class ContractRun {
         model: this.model.forRequests,
         settings: this.settings,
         operations,
+        registersSecond: this.accounts?.registersSecond ?? false,
         modules: (operationId) => moduleScenarios(this.model, this.settings, operationId),
       }),
       this.settings,

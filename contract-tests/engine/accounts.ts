@@ -71,6 +71,16 @@ export class Accounts implements AccountBook {
     return this.#register?.family;
   }
 
+  /**
+   * True when the run registers its second account itself: a live target, no second account given (its key, or its
+   * user name and password, are preferred), and a document that can register one. Throwaway account 2 is then the
+   * second account of the isolation and authorization phases.
+   */
+  get registersSecond(): boolean {
+    const s = this.settings;
+    return s.kind === "live" && !s.secondApiKey && !s.logins.second && this.#register !== undefined;
+  }
+
   /** True when `op` changes or ends an account or a session (see model/accounts.ts), on a live target. */
   changesAccount(op: OperationEntry): boolean {
     if (this.settings.kind !== "live") return false;
@@ -129,7 +139,7 @@ export class Accounts implements AccountBook {
   throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
     let pending = this.#current.get(n);
     if (!pending) {
-      pending = this.#registerOne(ctx, ++this.#registered);
+      pending = this.#registerOne(ctx, ++this.#registered, n === 2 && this.registersSecond);
       this.#current.set(n, pending);
     }
     return pending;
@@ -146,7 +156,7 @@ export class Accounts implements AccountBook {
       });
   }
 
-  async #registerOne(ctx: ScenarioContext, n: number): Promise<Account | SkipReason> {
+  async #registerOne(ctx: ScenarioContext, n: number, second = false): Promise<Account | SkipReason> {
     const register = this.#register;
     if (!register)
       return reason(
@@ -169,7 +179,11 @@ export class Accounts implements AccountBook {
     base.body = { value: { ...body, [register.user]: username, [register.password]: password } };
     const registered = await ctx.send(
       { ...toRequest(op, base), key: "none" },
-      { cause: `registering the throwaway account ${n}` },
+      {
+        cause: second
+          ? `registering the throwaway account ${n}, the run's second account (none was given)`
+          : `registering the throwaway account ${n}`,
+      },
     );
     if (registered.response.status < 200 || registered.response.status >= 300)
       return reason(
@@ -189,6 +203,12 @@ export class Accounts implements AccountBook {
     const made = ctx.state.resources.created.find((r) => r.created === registered);
     if (made) made.owner = account;
     this.throwaways.push({ account, username, password, registered, alive: true });
+    if (second)
+      ctx.verdict.notes.push(
+        `no second account was given (CONTRACT_SECOND_USERNAME and CONTRACT_SECOND_PASSWORD, or ` +
+          `CONTRACT_SECOND_API_KEY): the run registered ${account} through ${op.operationId} to act as its second ` +
+          "account (isolation and authorization phases), and deletes it at the end where the document lets it",
+      );
     return account;
   }
 

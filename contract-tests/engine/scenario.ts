@@ -37,6 +37,8 @@ export interface AccountBook {
   readonly family: string | undefined;
   /** The accounts the run registered for itself. */
   readonly throwaways: ReadonlyArray<{ account: Account; username: string; password: string; alive: boolean }>;
+  /** True when the run registers its second account itself (none given; the document can register one). */
+  readonly registersSecond: boolean;
   /** True when `op` changes or ends an account or a session (on a live target). */
   changesAccount(op: OperationEntry): boolean;
   /** The throwaway account `n` (1 stands in for the run's own, 2 for the second), registered on first use. */

@@ -287,6 +287,12 @@ export async function prepared(
 ): Promise<RequestSpec | SkipReason> {
   let out = await substitute(ctx, spec, intent);
   const accounts = ctx.state.accounts;
+  // No second account given: throwaway account 2, registered where the document can, is the second.
+  if (out.key === "second" && accounts?.registersSecond) {
+    const second = await accounts.throwaway(ctx, 2);
+    if (isSkip(second)) return second;
+    out = { ...out, key: second };
+  }
   if (ctx.settings.kind !== "live" || !ctx.model.has(out.operation)) return out;
   const op = ctx.model.operation(out.operation);
   const mine = out.key === undefined || out.key === "valid";

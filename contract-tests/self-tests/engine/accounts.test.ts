@@ -75,6 +75,8 @@ interface Plan {
   auth?: AccountsAuth;
   links?: boolean;
   env?: Record<string, string>;
+  /** Only the first account's user name and password (the run registers its second). */
+  oneAccount?: true;
 }
 
 const runs = new Map<string, { results: ScenarioResult[]; files: string[]; base: string }>();
@@ -97,8 +99,12 @@ async function runPlan(p: Plan): Promise<void> {
       : {
           CONTRACT_USERNAME: ACCOUNTS.first.username,
           CONTRACT_PASSWORD: ACCOUNTS.first.password,
-          CONTRACT_SECOND_USERNAME: ACCOUNTS.second.username,
-          CONTRACT_SECOND_PASSWORD: ACCOUNTS.second.password,
+          ...(p.oneAccount
+            ? {}
+            : {
+                CONTRACT_SECOND_USERNAME: ACCOUNTS.second.username,
+                CONTRACT_SECOND_PASSWORD: ACCOUNTS.second.password,
+              }),
         }),
     CONTRACT_REPORTS_DIR: reports,
     CONTRACT_BASELINE: join(dir, "no-baseline.json"),
@@ -135,6 +141,20 @@ const PLANS: Plan[] = [
       env: { CONTRACT_PHASES: phases, CONTRACT_SEED: String(7 + i) },
     }),
   ),
+  // One account given: the run registers its second for the isolation and authorization phases.
+  {
+    name: "conforming, one account",
+    variant: [],
+    oneAccount: true,
+    auth: "oauth2-password",
+    env: { CONTRACT_PHASES: "positive,isolation,authorization" },
+  },
+  {
+    name: "foreign-book-read, one account",
+    variant: ["foreign-book-read", "foreign-order-delete"],
+    oneAccount: true,
+    env: { CONTRACT_PHASES: "authorization" },
+  },
   ...(Object.keys(ACCOUNTS_FAULTS) as AccountsFault[]).map((fault) => ({
     name: fault,
     variant: [fault] as AccountsVariant[],
@@ -216,6 +236,18 @@ describe("a run given two accounts' user names and passwords", () => {
       expect(errorsOf(results), `run ${i}`).toEqual([]);
       expect(server.requests(base).filter((r) => r === "POST /users/login").length).toBeGreaterThan(2);
     }
+  });
+
+  it("registers a second account when none is given, for the isolation and authorization phases, and says so", () => {
+    const { results, base } = runs.get("conforming, one account")!;
+    expect(errorsOf(results)).toEqual([]);
+    expect(results.filter((r) => /another account/.test(r.skipReason ?? "")).map((r) => r.id)).toEqual([]);
+    expect(results.filter((r) => r.phase === "authorization" && r.status === "passed").length).toBeGreaterThan(1);
+    expect(results.flatMap((r) => r.notes ?? []).filter((n) => /no second account was given/.test(n))).toHaveLength(1);
+    // The registered second account is deleted at the end, like every throwaway account.
+    expect(server.holds(base)).toEqual(SEEDED);
+    const faulty = runs.get("foreign-book-read, one account")!;
+    expect(errorsOf(faulty.results)).toEqual(["account_isolation", "foreign_write"]);
   });
 
   it("never writes a password or a token it got into a report", () => {
