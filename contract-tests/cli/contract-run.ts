@@ -46,7 +46,8 @@ export class ContractRun {
       throw new SettingsError("CONTRACT_USERNAME (or CONTRACT_CLIENT_ID) needs a live target: set CONTRACT_BASE_URL");
     // A server that stops answering is probed with the preflight's request.
     const probe = probePath(settings);
-    this.target = createTarget(settings, wireRules(this.model.operations), recover, probe ? { probePath: probe } : {});
+    const rules = wireRules(this.model.operations, settings.credentialPrefix);
+    this.target = createTarget(settings, rules, recover, probe ? { probePath: probe } : {});
     const now = today();
     // The keys of the baseline entries that accept findings (an expired entry accepts nothing).
     const accepting = new Set(baseline.entries.filter((e) => !isExpired(e, now)).map(entryKey));

@@ -4,7 +4,7 @@
  * flavour names (a bearer Authorization header, or the X-Auth-Token header).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { API_KEY_HEADER } from "./accounts-components.js";
+import { type AccountsAuth, API_KEY_HEADER } from "./accounts-components.js";
 import { type Call, type Caller, isObject, OAUTH_CLIENTS, type Reply, type User } from "./accounts-store.js";
 import { randomId, signJwt, verifyJwt } from "./accounts-tokens.js";
 
@@ -28,12 +28,13 @@ export function issueToken(call: Call, user: User): { token: string; seconds: nu
 }
 
 /** The token a request carries where the document's flavour says it goes, if any. */
-function presented(headers: IncomingHttpHeaders, apiKey: boolean): string | undefined {
-  if (apiKey) {
+function presented(headers: IncomingHttpHeaders, auth: AccountsAuth): string | undefined {
+  if (auth === "apikey-login") {
     const value = headers[API_KEY_HEADER.toLowerCase()];
     return typeof value === "string" && value !== "" ? value : undefined;
   }
-  const match = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? "");
+  // token-login: `Authorization: Token <token>`, as its scheme's description writes it (a bare token is refused).
+  const match = (auth === "token-login" ? /^Token +(\S+) *$/ : /^Bearer +(\S+) *$/i).exec(headers.authorization ?? "");
   return match?.[1];
 }
 
@@ -47,7 +48,7 @@ export interface Unauthenticated {
 export function authenticate(call: Call): Caller | Unauthenticated {
   const { store, faults, settings } = call;
   const fail = (status: 401 | 500, message: string) => ({ status, message });
-  const token = presented(call.headers, call.auth === "apikey-login");
+  const token = presented(call.headers, call.auth);
   if (token === undefined) return fail(401, "A valid token is missing.");
   // A client that sends a report's mask (`***`) instead of its token: counted (none may come), and refused.
   if (token.includes("***")) {

@@ -42,7 +42,8 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
           Object.entries(pairs).map(([name, [op, parameters]]) => [name, { operationId: op, parameters }]),
         )
       : undefined;
-  const loginMember = auth === "bearer-login" ? "auth_token" : auth === "apikey-login" ? "token" : undefined;
+  const loginMember =
+    auth === "bearer-login" ? "auth_token" : auth === "apikey-login" || auth === "token-login" ? "token" : undefined;
   const schemes = securityScheme(auth);
   const unauthorized = fail("No token, or a token that is not valid (forged, expired, or of a deleted account).");
   const unauthorizedOrder = problem("No token, or a token that is not valid.");

@@ -66,7 +66,7 @@ export function loginUser(call: Call): Reply {
   const user = call.store.users.get(body.username as string);
   if (!user || user.password !== body.password) return fail(401, "The username or password is not correct.");
   const { token } = issueToken(call, user);
-  return { status: 200, body: call.auth === "apikey-login" ? { token } : { auth_token: token } };
+  return { status: 200, body: call.auth === "bearer-login" ? { auth_token: token } : { token } };
 }
 
 /** GET /users/{username}: any signed-in user reads any user's public record. */

@@ -129,7 +129,9 @@ function routeOf(method: string, path: string): { route: Route; match: RegExpExe
 
 /** A 401's challenge (RFC 6750 3) where the token is a bearer one. */
 const challenge = (auth: AccountsAuth): Record<string, string> =>
-  auth === "apikey-login" ? {} : { "www-authenticate": 'Bearer realm="accounts"' };
+  auth === "apikey-login"
+    ? {}
+    : { "www-authenticate": `${auth === "token-login" ? "Token" : "Bearer"} realm="accounts"` };
 
 const refusal = (route: Route) => (route.family === "orders" ? detail : fail);
 

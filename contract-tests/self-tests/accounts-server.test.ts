@@ -63,7 +63,7 @@ async function ask(base: string, opId: string, o: Ask = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (o.token)
     headers[auth === "apikey-login" ? API_KEY_HEADER : "authorization"] =
-      auth === "apikey-login" ? o.token : `Bearer ${o.token}`;
+      auth === "apikey-login" ? o.token : `${auth === "token-login" ? "Token" : "Bearer"} ${o.token}`;
   if (o.body !== undefined) headers["content-type"] = "application/json";
   const started = Date.now();
   const res = await fetch(base + path, {
@@ -190,7 +190,7 @@ describe("the accounts document", () => {
   it.each(FORMS)("%s (%s) loads; every operation is named, summed up and answers with schemas", (auth, form) => {
     const doc = loadSpec(documents[auth][form]);
     const ops = buildOperationTable(doc);
-    const login = auth === "bearer-login" || auth === "apikey-login";
+    const login = auth === "bearer-login" || auth === "apikey-login" || auth === "token-login";
     expect(ops.map((o) => o.operationId).sort()).toEqual(OPERATIONS.filter((o) => login || o !== "loginUser").sort());
     for (const op of ops) {
       expect(op.summary, op.operationId).toBeTruthy();

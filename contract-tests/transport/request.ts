@@ -110,7 +110,9 @@ function placeCredential(headers: Record<string, string>, placements: Placement[
     const value = credentialValue(p, secret);
     const display =
       p.format === "raw"
-        ? shownSecret
+        ? p.prefix
+          ? `${p.prefix} ${shownSecret}`
+          : shownSecret
         : p.format === "basic" && shownSecret === cred.variable
           ? `Basic ${basicShell(cred.variable, secret)}`
           : `${value.split(" ")[0]} ${shownSecret}`;

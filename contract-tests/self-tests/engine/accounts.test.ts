@@ -141,6 +141,8 @@ const PLANS: Plan[] = [
       env: { CONTRACT_PHASES: phases, CONTRACT_SEED: String(7 + i) },
     }),
   ),
+  // An apiKey Authorization header whose description shows `Token <token>`: sent so (the server refuses it bare).
+  { name: "conforming, a Token prefix", variant: [], auth: "token-login", env: { CONTRACT_PHASES: "positive,auth" } },
   // One account given: the run registers its second for the isolation and authorization phases.
   {
     name: "conforming, one account",
@@ -236,6 +238,13 @@ describe("a run given two accounts' user names and passwords", () => {
       expect(errorsOf(results), `run ${i}`).toEqual([]);
       expect(server.requests(base).filter((r) => r === "POST /users/login").length).toBeGreaterThan(2);
     }
+  });
+
+  it("sends the credential after the prefix the scheme's description shows (`Token <jwt>`)", () => {
+    const { results } = runs.get("conforming, a Token prefix")!;
+    expect(errorsOf(results)).toEqual([]);
+    const answered = results.filter((r) => r.phase === "positive" && r.status === "passed");
+    expect(answered.length).toBeGreaterThan(5);
   });
 
   it("registers a second account when none is given, for the isolation and authorization phases, and says so", () => {
