@@ -127,8 +127,10 @@ export class Accounts implements AccountBook {
       await this.#logIn(account, login, loginPlan(this.model, this.settings, login));
       return true;
     } catch (err) {
-      if (err instanceof LoginError) return false;
-      throw err;
+      if (!(err instanceof LoginError)) throw err;
+      // An account the user gave that no longer logs in: the run has lost it (a throwaway one is the run's own).
+      if (account === "valid" || account === "second") this.target.credentials.lose(account, err.message);
+      return false;
     }
   }
 

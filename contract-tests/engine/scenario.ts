@@ -150,7 +150,10 @@ export class Verdict {
       ...ctx,
     };
     if (!ex.documented && ex.response.status > 0) addAnswered(this.answered, ex.operation, ex.response.status);
-    for (const f of this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full)) this.findings.push(f);
+    // The request that found the run had lost its account: the loss is its finding, not the refusal.
+    const judged = ex.response.credentialsLost ? ["credentials_lost"] : ids;
+    for (const f of this.state.checks.run(selectedChecks(judged, this.settings.checks), ex, full))
+      this.findings.push(f);
     return full;
   }
 }

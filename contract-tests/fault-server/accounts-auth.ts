@@ -5,8 +5,11 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { type AccountsAuth, API_KEY_HEADER } from "./accounts-components.js";
-import { type Call, type Caller, isObject, OAUTH_CLIENTS, type Reply, type User } from "./accounts-store.js";
+import { ACCOUNTS, type Call, type Caller, isObject, OAUTH_CLIENTS, type Reply, type User } from "./accounts-store.js";
 import { randomId, signJwt, verifyJwt } from "./accounts-tokens.js";
+
+/** `lenient-login-revoked`: the first account's authenticated request that finds it revoked. */
+const REVOKED_AT = 25;
 
 /** A conforming token's lifetime. */
 const TOKEN_SECONDS = 3600;
@@ -66,6 +69,15 @@ export function authenticate(call: Call): Caller | Unauthenticated {
     if (uses > settings.tokenUses) return fail(401, "Invalid token: the token has expired.");
   }
   const user = store.users.get(claims.sub);
+  // `lenient-login-revoked`: at the first account's 25th authenticated request, someone else changes its password
+  // and ends its sessions (an administrator, a password reset): that request and every later one are refused.
+  if (faults.has("lenient-login-revoked") && user?.username === ACCOUNTS.first.username) {
+    store.firstUses++;
+    if (store.firstUses === REVOKED_AT) {
+      user.password = "changed-by-an-administrator-1";
+      user.since = Date.now() + 1;
+    }
+  }
   if (faults.has("deleted-account-token") && !user) return { username: claims.sub, admin: false };
   if (faults.has("deleted-account-token-500") && !user)
     return fail(500, "TypeError: Cannot read properties of undefined (reading 'admin')");

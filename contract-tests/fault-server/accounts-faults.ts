@@ -176,6 +176,10 @@ export const ACCOUNTS_LENIENT = {
   "lenient-token-expiry":
     "tokens expire after a short time or a few uses (the server's tokenTtlMs and tokenUses) and are then " +
     "refused with the documented 401: the document promises no lifetime, so a client logs in again once",
+  "lenient-login-revoked":
+    "mid-run, someone else changes the first account's password and ends its sessions: its token is refused and " +
+    "logging in again fails. The document promises no account's lifetime: the run says so in one warning " +
+    "(credentials_lost) and is incomplete, with no error per refused request",
   "lenient-second-tokens":
     "a token is a function of the account and the second it is issued in (no random id): two logins within a " +
     "second get the same token, which a client must still send as it is, never as the reports' mask",

@@ -72,6 +72,8 @@ export interface Store {
   log: string[];
   /** Requests that carried a masked credential (`***`, a report's mask, in place of a token): none may. */
   masked: number;
+  /** `lenient-login-revoked`: the first account's authenticated requests so far. */
+  firstUses: number;
   /** While the variant is frozen (`redos-email`), the promise that resolves when it answers again. */
   thaw?: Promise<void>;
 }
@@ -95,7 +97,17 @@ export function newStore(): Store {
     ["bob-recipes", ACCOUNTS.second.username],
   ] as const)
     books.set(title, { book_title: title, secret: `${owner}'s own secret`, owner, created_at: now() });
-  return { users, books, orders: new Map(), nextOrder: 1, uses: new Map(), secret: newSecret(), log: [], masked: 0 };
+  return {
+    users,
+    books,
+    orders: new Map(),
+    nextOrder: 1,
+    uses: new Map(),
+    secret: newSecret(),
+    log: [],
+    masked: 0,
+    firstUses: 0,
+  };
 }
 
 /** Who is calling: the account the token names, and whether it may act as an admin. */

@@ -268,6 +268,8 @@ export function formatText(report: RunReport): string {
     `Contract report: ${report.target.kind} target ${t(report.target.baseUrl)} ` +
       `(strict: ${report.target.strict ? "on" : "off"}; ` +
       `document ${t(report.target.spec)})`,
+    // A run that lost an account the user gave says so first: what follows was judged without it.
+    ...report.findings.filter((f) => f.check === "credentials_lost").map((f) => `!! ${t(f.title)} (${t(f.received)})`),
   ];
   const reachOf = new Map(report.reach.operations.map((o) => [o.operationId, o]));
   const listed = new Set(report.operations.map((o) => o.operationId));

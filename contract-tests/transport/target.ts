@@ -19,7 +19,14 @@ import { RefusedRequest, requestUrl } from "./boundary.js";
 import { prismErrorText } from "./mock-target.js";
 import type { Exchange, OutageRecord } from "../model/types.js";
 import { DEFAULT_WIRE_RULES, type WireRules } from "../model/wire.js";
-import { type Account, Credentials, RunScrubber, settingsSecrets } from "./credentials.js";
+import {
+  type Account,
+  Credentials,
+  CredentialsLost,
+  loginVariable,
+  RunScrubber,
+  settingsSecrets,
+} from "./credentials.js";
 import { buildRequest, USER_AGENT, type BuiltRequest, type RequestSpec } from "./request.js";
 import { decodeBody, MAX_JSON_DEPTH, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
 import { decodeUtf8, parseJson } from "../../wire/decode.js";
@@ -285,6 +292,16 @@ export function createTarget(
     return secret;
   };
 
+  /** The last writes answered 2xx (latest last), as `METHOD /path (operation, as account)`: a loss names them. */
+  const writes: string[] = [];
+  const noteWrite = (ex: Exchange) => {
+    const { method, path, key } = ex.request;
+    if (["GET", "HEAD", "OPTIONS", "TRACE"].includes(method.toUpperCase()) || !accountOf(key)) return;
+    if (ex.response.status < 200 || ex.response.status >= 300) return;
+    writes.push(`${method} ${path.slice(0, 120)} (${ex.operation}, as ${loginVariable((key ?? "valid") as Account)})`);
+    if (writes.length > 5) writes.shift();
+  };
+
   const send = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, false);
   const resend = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, true);
   const sendForSecret = async (spec: RequestSpec, find: (json: unknown) => string | undefined) => {
@@ -301,7 +318,10 @@ export function createTarget(
   ): Promise<Exchange> => {
     const stop = gate.stopped();
     if (stop) throw new NotSent(stop);
-    const account = accountOf(spec.key);
+    // The account whose credential the request carries: none for an operation that takes no credential (a login's
+    // 401 to a wrong password says nothing of the run's own token).
+    const account = rules.auth(spec.operation).kind === "placed" ? accountOf(spec.key) : undefined;
+    if (account && credentials.isLost(account)) throw new CredentialsLost(credentials.lostText(account));
     const carried = account ? credentials.of(account)?.secret : undefined;
     let built: BuiltRequest;
     try {
@@ -341,6 +361,7 @@ export function createTarget(
     // is now refused has expired, so the account logs in again once and the request goes again.
     // How the credential the request carried was answered (one renewed meanwhile says nothing of the new one).
     if (account && carried === credentials.of(account)?.secret) credentials.answered(account, exchange.response.status);
+    noteWrite(exchange);
     if (
       account &&
       exchange.response.status === 401 &&
@@ -348,6 +369,17 @@ export function createTarget(
       (await credentials.renewAfterRefusal(account, carried))
     )
       return resend(spec);
+    // Refused, and logging in again failed: the first request to find out reports the loss; the others stop.
+    const lost = account && exchange.response.status === 401 ? credentials.lost(account) : undefined;
+    if (lost && !lost.first) throw new CredentialsLost(credentials.lostText(account!));
+    if (lost)
+      return {
+        ...exchange,
+        response: {
+          ...exchange.response,
+          credentialsLost: { account: loginVariable(account!), why: lost.why, changedBy: [...writes].reverse() },
+        },
+      };
     return exchange;
   };
   return {

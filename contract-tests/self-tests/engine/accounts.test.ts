@@ -143,6 +143,12 @@ const PLANS: Plan[] = [
   ),
   // An apiKey Authorization header whose description shows `Token <token>`: sent so (the server refuses it bare).
   { name: "conforming, a Token prefix", variant: [], auth: "token-login", env: { CONTRACT_PHASES: "positive,auth" } },
+  // Someone else changes the first account's password mid-run: the run loses it, and says so once.
+  {
+    name: "the login account revoked mid-run",
+    variant: ["lenient-login-revoked"],
+    env: { CONTRACT_PHASES: "examples,positive,negative" },
+  },
   // One account given: the run registers its second for the isolation and authorization phases.
   {
     name: "conforming, one account",
@@ -245,6 +251,25 @@ describe("a run given two accounts' user names and passwords", () => {
     expect(errorsOf(results)).toEqual([]);
     const answered = results.filter((r) => r.phase === "positive" && r.status === "passed");
     expect(answered.length).toBeGreaterThan(5);
+  });
+
+  it("says once that it lost its login account mid-run, and stops what needed it instead of an error per request", () => {
+    const { results, files } = runs.get("the login account revoked mid-run")!;
+    expect(errorsOf(results)).toEqual([]);
+    const lost = results.flatMap((r) => r.findings.filter((f) => f.check === "credentials_lost"));
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.title).toMatch(/lost the account \$CONTRACT_USERNAME/);
+    expect(lost[0]!.received).toMatch(/logging in through loginUser failed: status 401/);
+    // No refusal of the lost credential judged on its own: the scenarios that needed it stopped.
+    const refused = results.flatMap((r) =>
+      r.findings.filter((f) => f.check !== "credentials_lost" && /no longer exists/.test(f.received ?? "")),
+    );
+    expect(refused.length).toBeLessThan(3);
+    const cut = results.filter((r) => r.skip?.kind === "cut" && r.skip.by === "credentials");
+    expect(cut.length).toBeGreaterThan(3);
+    // The text report says so on its first lines.
+    const text = files.find((f) => f.startsWith("Contract report"))!;
+    expect(text.split("\n").slice(0, 3).join("\n")).toMatch(/!! The run lost the account \$CONTRACT_USERNAME/);
   });
 
   it("registers a second account when none is given, for the isolation and authorization phases, and says so", () => {
