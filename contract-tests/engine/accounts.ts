@@ -19,7 +19,7 @@ import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
 import type { Account } from "../transport/credentials.js";
-import type { Target } from "../transport/target.js";
+import type { RequestSpec, Target } from "../transport/target.js";
 import { firstValidMember } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
@@ -35,6 +35,8 @@ export interface Throwaway {
   registered: Exchange;
   /** False once a delete of it succeeded (its credential must then be refused). */
   alive: boolean;
+  /** The user name it was registered with (it may have renamed itself since). */
+  registeredAs: string;
 }
 
 /** The variable a report shows for an account's token. */
@@ -85,7 +87,52 @@ export class Accounts implements AccountBook {
   changesAccount(op: OperationEntry): boolean {
     if (this.settings.kind !== "live") return false;
     const exempt = [this.#login?.operationId, this.#register?.operationId].filter((x): x is string => Boolean(x));
-    return changesAccount(op, this.family, exempt);
+    return changesAccount(op, this.family, exempt, this.model);
+  }
+
+  /** The user names of the accounts the user gave (their passwords' logins). */
+  get #loginNames(): string[] {
+    const { first, second } = this.settings.logins;
+    return [first, second].flatMap((l) => (l && "username" in l && l.username ? [l.username] : []));
+  }
+
+  /**
+   * True when `spec`, a request that may change data (not the login's or the register's), names an account the user
+   * gave: its user name as a path parameter, a query value or a body member at any depth. Such a request may change
+   * that account (its record, its role, its profile): it goes as a throwaway account, addressed to that one.
+   */
+  namesLogin(spec: RequestSpec): boolean {
+    if (this.settings.kind !== "live" || SAFE.has(spec.method.toUpperCase())) return false;
+    if (spec.operation === this.#login?.operationId || spec.operation === this.#register?.operationId) return false;
+    const names = new Set(this.#loginNames);
+    if (names.size === 0) return false;
+    const values = [
+      ...Object.values(spec.pathParams ?? {}),
+      ...Object.values(spec.query ?? {}).flat(),
+      ...stringsIn(spec.json),
+    ];
+    return values.some((v) => typeof v === "string" && names.has(v));
+  }
+
+  /** `spec` with each mention of an account the user gave (see namesLogin) replaced by `username`. */
+  readdressed(spec: RequestSpec, username: string): RequestSpec {
+    const names = new Set(this.#loginNames);
+    const swap = (v: unknown): unknown =>
+      typeof v === "string"
+        ? names.has(v)
+          ? username
+          : v
+        : Array.isArray(v)
+          ? v.map(swap)
+          : isMapping(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+            : v;
+    return {
+      ...spec,
+      ...(spec.pathParams ? { pathParams: swap(spec.pathParams) as Record<string, unknown> } : {}),
+      ...(spec.query ? { query: swap(spec.query) as RequestSpec["query"] } : {}),
+      ...(spec.json !== undefined ? { json: swap(spec.json) } : {}),
+    };
   }
 
   /** Logs in the accounts the settings give (the first and the second); a failure is a LoginError (exit 2). */
@@ -204,7 +251,7 @@ export class Accounts implements AccountBook {
     }
     const made = ctx.state.resources.created.find((r) => r.created === registered);
     if (made) made.owner = account;
-    this.throwaways.push({ account, username, password, registered, alive: true });
+    this.throwaways.push({ account, username, password, registered, alive: true, registeredAs: username });
     if (second)
       ctx.verdict.notes.push(
         `no second account was given (CONTRACT_SECOND_USERNAME and CONTRACT_SECOND_PASSWORD, or ` +
@@ -215,20 +262,23 @@ export class Accounts implements AccountBook {
   }
 
   /**
-   * A throwaway account changed its own password (a request as that account, to its own account, answered 2xx
-   * with a password in its body): the run logs in with the new one from now on.
+   * A throwaway account changed its own password or user name (a request as that account, to its own account,
+   * answered 2xx with a password, or the register's user name member, in its body): the run logs in with the new
+   * ones from now on.
    */
   wrote(account: Account, ex: Exchange): void {
     const t = this.throwaways.find((x) => x.account === account);
     const body = ex.request.json;
     if (!t || !isMapping(body) || ex.response.status < 200 || ex.response.status >= 300) return;
-    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
-    const value = name ? body[name] : undefined;
-    if (typeof value !== "string" || value === t.password) return;
+    if (ex.operation === this.#register?.operationId || ex.operation === this.#login?.operationId) return;
     // Only a request addressed to the account itself (its path names it, or names no account at all).
     if (!this.#addresses(ex, t.username)) return;
-    t.password = value;
-    this.#logins.set(account, { username: t.username, password: value });
+    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
+    const password = name ? body[name] : undefined;
+    const user = this.#register ? body[this.#register.user] : undefined;
+    if (typeof password === "string" && password !== t.password) t.password = password;
+    if (typeof user === "string" && user !== "" && user !== t.username) t.username = user;
+    this.#logins.set(account, { username: t.username, password: t.password });
   }
 
   /** True when the request names the user `username` in its path, or names no account in it. */
@@ -259,7 +309,7 @@ export class Accounts implements AccountBook {
       throw err;
     }
     this.#logins.set(account, login);
-    this.throwaways.push({ account, username, password, registered, alive: true });
+    this.throwaways.push({ account, username, password, registered, alive: true, registeredAs: username });
     return account;
   }
 
@@ -278,6 +328,22 @@ export class Accounts implements AccountBook {
     );
     return text(value) ? value : undefined;
   }
+}
+
+/** Methods that change nothing. */
+const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+
+/** Every string in a JSON value, at any depth (iterative: a hostile body may nest deep). */
+function stringsIn(value: unknown): string[] {
+  const out: string[] = [];
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (isMapping(v)) stack.push(...Object.values(v));
+  }
+  return out;
 }
 
 /** How an account logged in, for the report's notes (no secret in it). */

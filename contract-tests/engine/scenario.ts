@@ -36,7 +36,17 @@ export interface AccountBook {
   /** The path of an account's own resource (`/users/{username}`), when the document has one. */
   readonly family: string | undefined;
   /** The accounts the run registered for itself. */
-  readonly throwaways: ReadonlyArray<{ account: Account; username: string; password: string; alive: boolean }>;
+  readonly throwaways: ReadonlyArray<{
+    account: Account;
+    username: string;
+    password: string;
+    alive: boolean;
+    registeredAs: string;
+  }>;
+  /** True when a request that may change data names an account the user gave (it then goes as a throwaway one). */
+  namesLogin(spec: RequestSpec): boolean;
+  /** The request with each mention of an account the user gave replaced by `username`. */
+  readdressed(spec: RequestSpec, username: string): RequestSpec;
   /** True when the run registers its second account itself (none given; the document can register one). */
   readonly registersSecond: boolean;
   /** True when `op` changes or ends an account or a session (on a live target). */

@@ -304,13 +304,19 @@ export async function prepared(
         : undefined;
       if (r?.owner) out = { ...out, key: r.owner };
     }
-  if (!accounts?.changesAccount(op)) return out;
+  // A request that names an account the user gave (its record, its role) goes as a throwaway one, addressed to it.
+  const names = accounts?.namesLogin(out) ?? false;
+  if (!accounts || (!accounts.changesAccount(op) && !names)) return out;
   // A throwaway account stands in for the run's own (1) and for the second (2); any other key goes as it is.
   const n = out.key === undefined || out.key === "valid" ? 1 : out.key === "second" ? 2 : undefined;
   if (n === undefined) return out;
   const account = await accounts.throwaway(ctx, n);
   if (isSkip(account)) return account;
   const own = accounts.throwaways.find((t) => t.account === account)!;
+  if (names) {
+    out = accounts.readdressed(out, own.username);
+    if (out.pathParams) out = { ...out, path: expandPath(op, out.pathParams) };
+  }
   // Addressed to the throwaway account itself where the path names an account (a probe about its path value, an
   // invalid or unknown one, keeps it).
   const probe = intent !== undefined && intent !== "acceptance" && intent !== "conforming";

@@ -68,7 +68,7 @@ export function authenticate(call: Call): Caller | Unauthenticated {
     store.uses.set(claims.jti, uses);
     if (uses > settings.tokenUses) return fail(401, "Invalid token: the token has expired.");
   }
-  const user = store.users.get(claims.sub);
+  const user = store.users.get(store.renamed.get(claims.sub) ?? claims.sub);
   // `lenient-login-revoked`: at the first account's 25th authenticated request, someone else changes its password
   // and ends its sessions (an administrator, a password reset): that request and every later one are refused.
   if (faults.has("lenient-login-revoked") && user?.username === ACCOUNTS.first.username) {

@@ -82,6 +82,7 @@ export function accountsSchemas(loginMember: "auth_token" | "token" | undefined)
     UserList: listOf("users", "User", "Every user."),
     PasswordChange: object(["password"], { password }),
     EmailChange: object(["email"], { email }),
+    UsernameChange: object(["username"], { username }),
     Book: object(
       ["book_title", "secret", "owner"],
       {

@@ -181,6 +181,20 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
           responses: { "204": noContent("The account is deleted."), "401": unauthorized },
         }),
       },
+      "/account/username": {
+        post: op("renameAccount", "users", "Rename the caller's own account", {
+          description:
+            "The caller's account takes the new username (its books and orders follow); the old name is free again " +
+            "and logs in no more.",
+          requestBody: body("UsernameChange"),
+          responses: {
+            "204": noContent("The account is renamed."),
+            "400": invalid,
+            "401": unauthorized,
+            "409": fail("The username is taken."),
+          },
+        }),
+      },
       "/books": {
         get: op("listBooks", "books", "List every user's book titles", {
           description: "Every user's titles and owners; never a book's secret.",

@@ -72,6 +72,8 @@ export interface Store {
   log: string[];
   /** Requests that carried a masked credential (`***`, a report's mask, in place of a token): none may. */
   masked: number;
+  /** Accounts renamed (renameAccount): old name -> new name (their tokens, which name the old one, work on). */
+  renamed: Map<string, string>;
   /** `lenient-login-revoked`: the first account's authenticated requests so far. */
   firstUses: number;
   /** While the variant is frozen (`redos-email`), the promise that resolves when it answers again. */
@@ -106,6 +108,7 @@ export function newStore(): Store {
     secret: newSecret(),
     log: [],
     masked: 0,
+    renamed: new Map(),
     firstUses: 0,
   };
 }
