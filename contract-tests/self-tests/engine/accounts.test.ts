@@ -19,6 +19,10 @@ import { ACCOUNTS_FAULTS, type AccountsFault, type AccountsVariant } from "../..
 import { ACCOUNTS, OAUTH_CLIENTS } from "../../fault-server/accounts-store.js";
 import type { ScenarioResult } from "../../model/types.js";
 import { LoginError } from "../../engine/session.js";
+import { Accounts } from "../../engine/accounts.js";
+import { specModel } from "../../model/model.js";
+import { wireRules } from "../../model/wire.js";
+import { createTarget } from "../../transport/target.js";
 import { cleanUp, tempDir } from "../support/spawn.js";
 import { errorsOf } from "../support/fault-runs.js";
 
@@ -324,4 +328,35 @@ describe("each planted fault of the accounts server", () => {
         `${fault}: no other error`,
       ).toEqual([]);
     });
+});
+
+describe("a request that names a login account", () => {
+  it("goes as a throwaway account when it may change data, addressed to it; a read or the login goes as it is", () => {
+    const spec = writeAccountsDocument(join(dir, "names"), { links: true });
+    const settings = readSettings({
+      CONTRACT_SPEC: spec,
+      CONTRACT_BASE_URL: "http://127.0.0.1:9/variant/conforming",
+      CONTRACT_USERNAME: ACCOUNTS.first.username,
+      CONTRACT_PASSWORD: ACCOUNTS.first.password,
+    });
+    const model = specModel(spec);
+    const accounts = new Accounts(model.forRequests, settings, createTarget(settings, wireRules(model.operations)));
+    const grant = {
+      operation: "grantRole",
+      method: "POST",
+      path: "/teams/1/members",
+      json: { members: [{ user: { name: ACCOUNTS.first.username }, role: "owner" }], note: "alice's" },
+    };
+    expect(accounts.namesLogin(grant)).toBe(true);
+    expect(accounts.readdressed(grant, "cs-throwaway").json).toEqual({
+      members: [{ user: { name: "cs-throwaway" }, role: "owner" }],
+      note: "alice's",
+    });
+    const byPath = { operation: "x", method: "PATCH", path: "/users/alice", pathParams: { username: "alice" } };
+    expect(accounts.namesLogin(byPath)).toBe(true);
+    expect(accounts.readdressed(byPath, "cs-throwaway").pathParams).toEqual({ username: "cs-throwaway" });
+    expect(accounts.namesLogin({ ...byPath, method: "GET" })).toBe(false);
+    expect(accounts.namesLogin({ ...grant, operation: "loginUser" })).toBe(false);
+    expect(accounts.namesLogin({ ...grant, json: { members: [{ user: { name: "bob" } }] } })).toBe(false);
+  });
 });
