@@ -146,7 +146,7 @@ const PLANS: Plan[] = [
     }),
   ),
   // An apiKey Authorization header whose description shows `Token <token>`: sent so (the server refuses it bare).
-  { name: "conforming, a Token prefix", variant: [], auth: "token-login", env: { CONTRACT_PHASES: "positive,auth" } },
+  { name: "conforming, a Token prefix", variant: [], auth: "token-login", env: { CONTRACT_PHASES: "examples,auth" } },
   // Someone else changes the first account's password mid-run: the run loses it, and says so once.
   {
     name: "the login account revoked mid-run",
@@ -159,7 +159,7 @@ const PLANS: Plan[] = [
     variant: [],
     oneAccount: true,
     auth: "oauth2-password",
-    env: { CONTRACT_PHASES: "positive,isolation,authorization" },
+    env: { CONTRACT_PHASES: "isolation,authorization" },
   },
   {
     name: "foreign-book-read, one account",
@@ -253,8 +253,10 @@ describe("a run given two accounts' user names and passwords", () => {
   it("sends the credential after the prefix the scheme's description shows (`Token <jwt>`)", () => {
     const { results } = runs.get("conforming, a Token prefix")!;
     expect(errorsOf(results)).toEqual([]);
-    const answered = results.filter((r) => r.phase === "positive" && r.status === "passed");
-    expect(answered.length).toBeGreaterThan(5);
+    // The credentialed reads were answered (a bare token is refused with a 401, a warning only).
+    const statuses = (id: string) => results.find((r) => r.id === id)?.answered?.[id.split("/")[0]!] ?? [];
+    for (const id of ["listBooks/examples", "listUsers/examples", "listItems/examples"])
+      expect(statuses(id), id).toEqual([200]);
   });
 
   it("says once that it lost its login account mid-run, and stops what needed it instead of an error per request", () => {
