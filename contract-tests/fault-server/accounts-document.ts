@@ -14,6 +14,8 @@ export interface AccountsDocumentOptions {
   links?: boolean;
   /** Default `bearer-login`. */
   auth?: AccountsAuth;
+  /** False: the document has no register operation (a client cannot make accounts of its own). Default true. */
+  register?: boolean;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -69,7 +71,7 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
       UpdateBook: ["updateBook", { book_title: expr }],
       DeleteBook: ["deleteBook", { book_title: expr }],
     });
-  return {
+  const doc = {
     openapi: "3.0.3",
     info: {
       title: "Accounts fault server",
@@ -308,12 +310,18 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
     },
     components: { securitySchemes: schemes, schemas: accountsSchemas(loginMember) },
   };
+  if (options.register === false) delete (doc.paths as Record<string, unknown>)["/users/register"];
+  return doc;
 }
 
 /** Writes the document in the flavour `options` asks for as JSON into `dir`; returns its path. */
 export function writeAccountsDocument(dir: string, options: AccountsDocumentOptions = {}): string {
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `accounts-${options.auth ?? "bearer-login"}${options.links ? "-links" : ""}.openapi.json`);
+  const path = join(
+    dir,
+    `accounts-${options.auth ?? "bearer-login"}${options.links ? "-links" : ""}` +
+      `${options.register === false ? "-no-register" : ""}.openapi.json`,
+  );
   writeFileSync(path, JSON.stringify(accountsDocument(options), null, 2));
   return path;
 }

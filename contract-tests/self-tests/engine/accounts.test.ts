@@ -81,13 +81,19 @@ interface Plan {
   env?: Record<string, string>;
   /** Only the first account's user name and password (the run registers its second). */
   oneAccount?: true;
+  /** A document without its register operation. */
+  noRegister?: true;
 }
 
 const runs = new Map<string, { results: ScenarioResult[]; files: string[]; base: string }>();
 
 async function runPlan(p: Plan): Promise<void> {
   const auth = p.auth ?? "bearer-login";
-  const spec = writeAccountsDocument(join(dir, p.name.replace(/\W+/g, "-")), { links: p.links ?? true, auth });
+  const spec = writeAccountsDocument(join(dir, p.name.replace(/\W+/g, "-")), {
+    links: p.links ?? true,
+    auth,
+    ...(p.noRegister ? { register: false } : {}),
+  });
   const base = server.flavourUrl(auth, ...p.variant);
   const reports = join(dir, "reports", p.name.replace(/\W+/g, "-"));
   const settings = readSettings({
@@ -160,6 +166,14 @@ const PLANS: Plan[] = [
     oneAccount: true,
     auth: "oauth2-password",
     env: { CONTRACT_PHASES: "isolation,authorization" },
+  },
+  {
+    name: "conforming, one account, no register",
+    variant: [],
+    oneAccount: true,
+    noRegister: true,
+    links: false,
+    env: { CONTRACT_PHASES: "positive,isolation,authorization" },
   },
   {
     name: "foreign-book-read, one account",
@@ -286,6 +300,13 @@ describe("a run given two accounts' user names and passwords", () => {
     expect(results.flatMap((r) => r.notes ?? []).filter((n) => /no second account was given/.test(n))).toHaveLength(1);
     // The registered second account is deleted at the end, like every throwaway account.
     expect(server.holds(base)).toEqual(SEEDED);
+    // Without a register operation, the phases that need a second account are skipped, saying why; no error.
+    const alone = runs.get("conforming, one account, no register")!;
+    expect(errorsOf(alone.results)).toEqual([]);
+    expect(alone.results.filter((r) => /another account/.test(r.skipReason ?? "")).length).toBeGreaterThan(0);
+    expect(server.seeded(alone.base)).toEqual(
+      Object.entries(ACCOUNTS).map(([role, a]) => ({ ...a, admin: role === "admin" })),
+    );
     const faulty = runs.get("foreign-book-read, one account")!;
     expect(errorsOf(faulty.results)).toEqual(["account_isolation", "foreign_write"]);
   });
