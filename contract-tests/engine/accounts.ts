@@ -110,6 +110,7 @@ export class Accounts implements AccountBook {
       ...Object.values(spec.pathParams ?? {}),
       ...Object.values(spec.query ?? {}).flat(),
       ...stringsIn(spec.json),
+      ...(formOf(spec) ? [...formOf(spec)!.values()] : []),
     ];
     return values.some((v) => typeof v === "string" && names.has(v));
   }
@@ -127,8 +128,11 @@ export class Accounts implements AccountBook {
           : isMapping(v)
             ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
             : v;
+    const fields = formOf(spec);
+    const form = fields && new URLSearchParams([...fields].map(([k, v]) => [k, swap(v) as string]));
     return {
       ...spec,
+      ...(form ? { rawBody: form.toString() } : {}),
       ...(spec.pathParams ? { pathParams: swap(spec.pathParams) as Record<string, unknown> } : {}),
       ...(spec.query ? { query: swap(spec.query) as RequestSpec["query"] } : {}),
       ...(spec.json !== undefined ? { json: swap(spec.json) } : {}),
@@ -332,6 +336,12 @@ export class Accounts implements AccountBook {
 
 /** Methods that change nothing. */
 const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+
+/** A form body's fields (application/x-www-form-urlencoded), or undefined for any other body. */
+const formOf = (spec: RequestSpec): URLSearchParams | undefined =>
+  spec.rawBody !== undefined && /^application\/x-www-form-urlencoded\b/i.test(spec.contentType ?? "")
+    ? new URLSearchParams(spec.rawBody)
+    : undefined;
 
 /** Every string in a JSON value, at any depth (iterative: a hostile body may nest deep). */
 function stringsIn(value: unknown): string[] {

@@ -379,6 +379,14 @@ describe("a request that names a login account", () => {
     expect(accounts.namesLogin(byPath)).toBe(true);
     expect(accounts.readdressed(byPath, "cs-throwaway").pathParams).toEqual({ username: "cs-throwaway" });
     expect(accounts.namesLogin({ ...byPath, method: "GET" })).toBe(false);
+    const form = {
+      ...byPath,
+      pathParams: {},
+      rawBody: "user=alice&x=1",
+      contentType: "application/x-www-form-urlencoded",
+    };
+    expect(accounts.namesLogin(form)).toBe(true);
+    expect(accounts.readdressed(form, "cs-throwaway").rawBody).toBe("user=cs-throwaway&x=1");
     expect(accounts.namesLogin({ ...grant, operation: "loginUser" })).toBe(false);
     expect(accounts.namesLogin({ ...grant, json: { members: [{ user: { name: "bob" } }] } })).toBe(false);
   });
