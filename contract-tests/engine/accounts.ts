@@ -23,7 +23,7 @@ import type { RequestSpec, Target } from "../transport/target.js";
 import { firstValidMember } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
-import { LoginError, loginPlan, loginRequest, secretOf, tokenIn, tokenPlace, type LoginPlan } from "./session.js";
+import { LoginError, loginPlan, loginRequest, secretFrom, tokenIn, tokenPlace, type LoginPlan } from "./session.js";
 import { baseValues } from "./values.js";
 
 /** An account the run registered for itself. */
@@ -159,7 +159,7 @@ export class Accounts implements AccountBook {
 
   async #logIn(account: Account, login: Login, plan: LoginPlan): Promise<void> {
     if (plan.kind === "basic") {
-      const secret = secretOf(plan, login, undefined);
+      const secret = secretFrom(plan, login, undefined);
       this.target.credentials.set(account, secret, "$CONTRACT_USERNAME:$CONTRACT_PASSWORD");
       return;
     }
@@ -168,7 +168,7 @@ export class Accounts implements AccountBook {
       loginRequest(this.model, this.settings, plan, login),
       (json) => tokenIn(json, place),
     );
-    this.target.credentials.set(account, secretOf(plan, login, exchange, secret), shownAs(account));
+    this.target.credentials.set(account, secretFrom(plan, login, exchange, secret), shownAs(account));
   }
 
   async #renew(account: Account): Promise<boolean> {

@@ -133,7 +133,7 @@ export function tokenPlace(plan: LoginPlan, pointer?: string): string | undefine
  * The secret an account's requests carry: the name and password, for basic; else the token `found` in the login's
  * answer `ex` (tokenIn, on the answer as it arrived). A LoginError when the login failed or its answer holds none.
  */
-export function secretOf(plan: LoginPlan, login: Login, ex: Exchange | undefined, found?: string): string {
+export function secretFrom(plan: LoginPlan, login: Login, ex: Exchange | undefined, found?: string): string {
   if (plan.kind === "basic")
     return "clientId" in login ? `${login.clientId}:${login.clientSecret}` : `${login.username}:${login.password}`;
   const status = ex?.response.status ?? 0;
