@@ -25,6 +25,7 @@ import { refusedCreateLeak } from "./refused-create-leak.js";
 import { foreignWrite, misdirectedWrite } from "./foreign-write.js";
 import { forgedCredential } from "./forged-credential.js";
 import { revokedCredential } from "./revoked-credential.js";
+import { credentialsLost } from "./credentials-lost.js";
 import { lostWrite } from "./lost-write.js";
 import { serverOwnedMember } from "./server-owned-member.js";
 import { writeOnlyExposed } from "./write-only-exposed.js";
@@ -51,6 +52,7 @@ export interface CheckDef {
 const RESPONSE = {
   not_a_server_error: { fn: notAServerError },
   server_stopped_answering: { fn: serverStoppedAnswering },
+  credentials_lost: { fn: credentialsLost },
   response_readable: { fn: responseReadable },
   status_code_conformance: { fn: statusCodeConformance },
   content_type_conformance: { fn: contentTypeConformance },

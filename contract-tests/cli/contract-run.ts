@@ -49,7 +49,8 @@ export class ContractRun {
       throw new SettingsError("CONTRACT_USERNAME (or CONTRACT_CLIENT_ID) needs a live target: set CONTRACT_BASE_URL");
     // A server that stops answering is probed with the preflight's request.
     const probe = probePath(settings);
-    this.target = createTarget(settings, wireRules(this.model.operations), recover, probe ? { probePath: probe } : {});
+    const rules = wireRules(this.model.operations, settings.credentialPrefix);
+    this.target = createTarget(settings, rules, recover, probe ? { probePath: probe } : {});
     const send = this.target.send;
     this.target.send = async (spec) => {
       const ex = await send(spec);
@@ -87,6 +88,7 @@ export class ContractRun {
         model: this.model.forRequests,
         settings: this.settings,
         operations,
+        registersSecond: this.accounts?.registersSecond ?? false,
         modules: (operationId) => moduleScenarios(this.model, this.settings, operationId),
       }),
       this.settings,

@@ -63,7 +63,7 @@ export async function replayReport(file: string, resolved: ResolvedOptions, out:
     }
     out(`Target: ${settings.kind === "mock" ? `the Prism mock at ${settings.baseUrl}` : settings.baseUrl}`);
     const model = specModel(settings.specPath);
-    const target = createTarget(settings, wireRules(model.operations));
+    const target = createTarget(settings, wireRules(model.operations, settings.credentialPrefix));
     let still = 0;
     for (const f of failing) {
       const r = f.replay;

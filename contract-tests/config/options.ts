@@ -189,6 +189,19 @@ export const OPTIONS: readonly OptionDef[] = [
     aliases: ["token-path", "token"],
   },
   {
+    name: "credential-prefix",
+    env: "CONTRACT_CREDENTIAL_PREFIX",
+    key: "credentialPrefix",
+    kind: { type: "string" },
+    default: "(from the scheme's description)",
+    value: "<word>",
+    description:
+      "The word an apiKey header's credential is written after, a space between (Token: `Authorization: Token " +
+      "<jwt>`), where the scheme's description does not show it (a description that writes `Token <jwt>` or " +
+      "`Token xxxxx.yyyyy.zzzzz` is read by itself).",
+    aliases: ["token-prefix", "auth-prefix", "key-prefix"],
+  },
+  {
     name: "spec",
     env: "CONTRACT_SPEC",
     key: "spec",

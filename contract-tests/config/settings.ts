@@ -41,6 +41,8 @@ export interface Settings {
   loginOperation?: string;
   /** Where the login's answer holds the token (--token-pointer); inferred when absent. */
   tokenPointer?: string;
+  /** The word an apiKey header's credential goes after (--credential-prefix); read from the description otherwise. */
+  credentialPrefix?: string;
   /** Values for parameters and body members: `operationId.name` or `name` to a value. */
   params: Record<string, unknown>;
   /** The OpenAPI document the suite reads (CONTRACT_SPEC; default openapi/openapi.yaml). */
@@ -362,6 +364,12 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
   const selected = runShare(model, { shard, inferLinks, operations }).selected.length;
   const logins = loginsOf(o);
   const tokenPointer = o.text("token-pointer")?.trim();
+  const credentialPrefix = o.text("credential-prefix")?.trim();
+  if (credentialPrefix && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(credentialPrefix))
+    throw new SettingsError(
+      `${o.label("credential-prefix", "CONTRACT_CREDENTIAL_PREFIX")} must be one word a header can carry (e.g. ` +
+        `Token), got ${JSON.stringify(credentialPrefix.slice(0, 40))}`,
+    );
   if (tokenPointer && !tokenPointer.startsWith("/"))
     throw new SettingsError(
       `${o.label("token-pointer", "CONTRACT_TOKEN_POINTER")} must be a JSON pointer starting with "/" (e.g. /auth_token), ` +
@@ -375,6 +383,7 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     logins,
     ...(o.text("login-operation")?.trim() ? { loginOperation: o.text("login-operation")!.trim() } : {}),
     ...(tokenPointer ? { tokenPointer } : {}),
+    ...(credentialPrefix ? { credentialPrefix } : {}),
     params: params(o),
     specPath,
     strict: (o.get("strict")?.value as boolean | undefined) ?? false,

@@ -19,11 +19,11 @@ import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
 import type { Account } from "../transport/credentials.js";
-import type { Target } from "../transport/target.js";
+import type { RequestSpec, Target } from "../transport/target.js";
 import { firstValidMember } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
-import { LoginError, loginPlan, loginRequest, secretOf, type LoginPlan } from "./session.js";
+import { LoginError, loginPlan, loginRequest, secretFrom, tokenIn, tokenPlace, type LoginPlan } from "./session.js";
 import { baseValues } from "./values.js";
 
 /** An account the run registered for itself. */
@@ -35,6 +35,8 @@ export interface Throwaway {
   registered: Exchange;
   /** False once a delete of it succeeded (its credential must then be refused). */
   alive: boolean;
+  /** The user name it was registered with (it may have renamed itself since). */
+  registeredAs: string;
 }
 
 /** The variable a report shows for an account's token. */
@@ -71,11 +73,70 @@ export class Accounts implements AccountBook {
     return this.#register?.family;
   }
 
+  /**
+   * True when the run registers its second account itself: a live target, no second account given (its key, or its
+   * user name and password, are preferred), and a document that can register one. Throwaway account 2 is then the
+   * second account of the isolation and authorization phases.
+   */
+  get registersSecond(): boolean {
+    const s = this.settings;
+    return s.kind === "live" && !s.secondApiKey && !s.logins.second && this.#register !== undefined;
+  }
+
   /** True when `op` changes or ends an account or a session (see model/accounts.ts), on a live target. */
   changesAccount(op: OperationEntry): boolean {
     if (this.settings.kind !== "live") return false;
     const exempt = [this.#login?.operationId, this.#register?.operationId].filter((x): x is string => Boolean(x));
-    return changesAccount(op, this.family, exempt);
+    return changesAccount(op, this.family, exempt, this.model);
+  }
+
+  /** The user names of the accounts the user gave (their passwords' logins). */
+  get #loginNames(): string[] {
+    const { first, second } = this.settings.logins;
+    return [first, second].flatMap((l) => (l && "username" in l && l.username ? [l.username] : []));
+  }
+
+  /**
+   * True when `spec`, a request that may change data (not the login's or the register's), names an account the user
+   * gave: its user name as a path parameter, a query value or a body member at any depth. Such a request may change
+   * that account (its record, its role, its profile): it goes as a throwaway account, addressed to that one.
+   */
+  namesLogin(spec: RequestSpec): boolean {
+    if (this.settings.kind !== "live" || SAFE.has(spec.method.toUpperCase())) return false;
+    if (spec.operation === this.#login?.operationId || spec.operation === this.#register?.operationId) return false;
+    const names = new Set(this.#loginNames);
+    if (names.size === 0) return false;
+    const values = [
+      ...Object.values(spec.pathParams ?? {}),
+      ...Object.values(spec.query ?? {}).flat(),
+      ...stringsIn(spec.json),
+      ...(formOf(spec) ? [...formOf(spec)!.values()] : []),
+    ];
+    return values.some((v) => typeof v === "string" && names.has(v));
+  }
+
+  /** `spec` with each mention of an account the user gave (see namesLogin) replaced by `username`. */
+  readdressed(spec: RequestSpec, username: string): RequestSpec {
+    const names = new Set(this.#loginNames);
+    const swap = (v: unknown): unknown =>
+      typeof v === "string"
+        ? names.has(v)
+          ? username
+          : v
+        : Array.isArray(v)
+          ? v.map(swap)
+          : isMapping(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+            : v;
+    const fields = formOf(spec);
+    const form = fields && new URLSearchParams([...fields].map(([k, v]) => [k, swap(v) as string]));
+    return {
+      ...spec,
+      ...(form ? { rawBody: form.toString() } : {}),
+      ...(spec.pathParams ? { pathParams: swap(spec.pathParams) as Record<string, unknown> } : {}),
+      ...(spec.query ? { query: swap(spec.query) as RequestSpec["query"] } : {}),
+      ...(spec.json !== undefined ? { json: swap(spec.json) } : {}),
+    };
   }
 
   /** Logs in the accounts the settings give (the first and the second); a failure is a LoginError (exit 2). */
@@ -98,12 +159,16 @@ export class Accounts implements AccountBook {
 
   async #logIn(account: Account, login: Login, plan: LoginPlan): Promise<void> {
     if (plan.kind === "basic") {
-      const secret = secretOf(plan, login, undefined);
+      const secret = secretFrom(plan, login, undefined);
       this.target.credentials.set(account, secret, "$CONTRACT_USERNAME:$CONTRACT_PASSWORD");
       return;
     }
-    const ex = await this.target.send(loginRequest(this.model, this.settings, plan, login));
-    this.target.credentials.set(account, secretOf(plan, login, ex, this.settings.tokenPointer), shownAs(account));
+    const place = tokenPlace(plan, this.settings.tokenPointer);
+    const { exchange, secret } = await this.target.sendForSecret(
+      loginRequest(this.model, this.settings, plan, login),
+      (json) => tokenIn(json, place),
+    );
+    this.target.credentials.set(account, secretFrom(plan, login, exchange, secret), shownAs(account));
   }
 
   async #renew(account: Account): Promise<boolean> {
@@ -113,8 +178,10 @@ export class Accounts implements AccountBook {
       await this.#logIn(account, login, loginPlan(this.model, this.settings, login));
       return true;
     } catch (err) {
-      if (err instanceof LoginError) return false;
-      throw err;
+      if (!(err instanceof LoginError)) throw err;
+      // An account the user gave that no longer logs in: the run has lost it (a throwaway one is the run's own).
+      if (account === "valid" || account === "second") this.target.credentials.lose(account, err.message);
+      return false;
     }
   }
 
@@ -125,7 +192,7 @@ export class Accounts implements AccountBook {
   throwaway(ctx: ScenarioContext, n: 1 | 2): Promise<Account | SkipReason> {
     let pending = this.#current.get(n);
     if (!pending) {
-      pending = this.#registerOne(ctx, ++this.#registered);
+      pending = this.#registerOne(ctx, ++this.#registered, n === 2 && this.registersSecond);
       this.#current.set(n, pending);
     }
     return pending;
@@ -142,7 +209,7 @@ export class Accounts implements AccountBook {
       });
   }
 
-  async #registerOne(ctx: ScenarioContext, n: number): Promise<Account | SkipReason> {
+  async #registerOne(ctx: ScenarioContext, n: number, second = false): Promise<Account | SkipReason> {
     const register = this.#register;
     if (!register)
       return reason(
@@ -165,7 +232,11 @@ export class Accounts implements AccountBook {
     base.body = { value: { ...body, [register.user]: username, [register.password]: password } };
     const registered = await ctx.send(
       { ...toRequest(op, base), key: "none" },
-      { cause: `registering the throwaway account ${n}` },
+      {
+        cause: second
+          ? `registering the throwaway account ${n}, the run's second account (none was given)`
+          : `registering the throwaway account ${n}`,
+      },
     );
     if (registered.response.status < 200 || registered.response.status >= 300)
       return reason(
@@ -184,25 +255,34 @@ export class Accounts implements AccountBook {
     }
     const made = ctx.state.resources.created.find((r) => r.created === registered);
     if (made) made.owner = account;
-    this.throwaways.push({ account, username, password, registered, alive: true });
+    this.throwaways.push({ account, username, password, registered, alive: true, registeredAs: username });
+    if (second)
+      ctx.verdict.notes.push(
+        `no second account was given (CONTRACT_SECOND_USERNAME and CONTRACT_SECOND_PASSWORD, or ` +
+          `CONTRACT_SECOND_API_KEY): the run registered ${account} through ${op.operationId} to act as its second ` +
+          "account (isolation and authorization phases), and deletes it at the end where the document lets it",
+      );
     return account;
   }
 
   /**
-   * A throwaway account changed its own password (a request as that account, to its own account, answered 2xx
-   * with a password in its body): the run logs in with the new one from now on.
+   * A throwaway account changed its own password or user name (a request as that account, to its own account,
+   * answered 2xx with a password, or the register's user name member, in its body): the run logs in with the new
+   * ones from now on.
    */
   wrote(account: Account, ex: Exchange): void {
     const t = this.throwaways.find((x) => x.account === account);
     const body = ex.request.json;
     if (!t || !isMapping(body) || ex.response.status < 200 || ex.response.status >= 300) return;
-    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
-    const value = name ? body[name] : undefined;
-    if (typeof value !== "string" || value === t.password) return;
+    if (ex.operation === this.#register?.operationId || ex.operation === this.#login?.operationId) return;
     // Only a request addressed to the account itself (its path names it, or names no account at all).
     if (!this.#addresses(ex, t.username)) return;
-    t.password = value;
-    this.#logins.set(account, { username: t.username, password: value });
+    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
+    const password = name ? body[name] : undefined;
+    const user = this.#register ? body[this.#register.user] : undefined;
+    if (typeof password === "string" && password !== t.password) t.password = password;
+    if (typeof user === "string" && user !== "" && user !== t.username) t.username = user;
+    this.#logins.set(account, { username: t.username, password: t.password });
   }
 
   /** True when the request names the user `username` in its path, or names no account in it. */
@@ -233,7 +313,7 @@ export class Accounts implements AccountBook {
       throw err;
     }
     this.#logins.set(account, login);
-    this.throwaways.push({ account, username, password, registered, alive: true });
+    this.throwaways.push({ account, username, password, registered, alive: true, registeredAs: username });
     return account;
   }
 
@@ -252,6 +332,28 @@ export class Accounts implements AccountBook {
     );
     return text(value) ? value : undefined;
   }
+}
+
+/** Methods that change nothing. */
+const SAFE = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+
+/** A form body's fields (application/x-www-form-urlencoded), or undefined for any other body. */
+const formOf = (spec: RequestSpec): URLSearchParams | undefined =>
+  spec.rawBody !== undefined && /^application\/x-www-form-urlencoded\b/i.test(spec.contentType ?? "")
+    ? new URLSearchParams(spec.rawBody)
+    : undefined;
+
+/** Every string in a JSON value, at any depth (iterative: a hostile body may nest deep). */
+function stringsIn(value: unknown): string[] {
+  const out: string[] = [];
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (isMapping(v)) stack.push(...Object.values(v));
+  }
+  return out;
 }
 
 /** How an account logged in, for the report's notes (no secret in it). */

@@ -17,6 +17,7 @@ import { phaseRow } from "../model/phases.js";
 import { isSkip, reason, skipText, type SkipReason } from "../model/skip.js";
 import type { Exchange, Finding, ScenarioResult } from "../model/types.js";
 import { SkipScenario, type RequestSpec, type Target } from "../transport/target.js";
+import { CredentialsLost } from "../transport/credentials.js";
 import { BoundExceeded } from "./bounds.js";
 import { track } from "./resources.js";
 import { isSuccess } from "../model/exchange.js";
@@ -55,6 +56,8 @@ class Unsendable extends Error {
 function thrownReason(err: unknown, target: Target): SkipReason | undefined {
   if (err instanceof Unsendable) return err.reason;
   if (err instanceof BoundExceeded) return reason("document", err.message);
+  // The run lost an account the user gave: the scenario stops (credentials_lost reported it once).
+  if (err instanceof CredentialsLost) return { kind: "cut", by: "credentials", text: err.message };
   if (err instanceof SkipScenario) {
     const stopped = target.stopped();
     if (stopped === err.message)
@@ -308,6 +311,8 @@ export class Executor {
   private judge(verdict: Verdict, ex: Exchange, probe: Probe, live: boolean): void {
     const before = verdict.findings.length;
     if (!probe.unjudged) verdict.check(ex, probe.extra, probe.judge);
+    // The request that found the run had lost an account reports it now: its batch may end before a phase judges it.
+    else if (ex.response.credentialsLost) verdict.only(ex, [], probe.judge);
     probe.found?.(verdict.findings.slice(before));
     if (!live) return;
     const { model, settings, state } = this.run;

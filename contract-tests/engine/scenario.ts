@@ -37,7 +37,19 @@ export interface AccountBook {
   /** The path of an account's own resource (`/users/{username}`), when the document has one. */
   readonly family: string | undefined;
   /** The accounts the run registered for itself. */
-  readonly throwaways: ReadonlyArray<{ account: Account; username: string; password: string; alive: boolean }>;
+  readonly throwaways: ReadonlyArray<{
+    account: Account;
+    username: string;
+    password: string;
+    alive: boolean;
+    registeredAs: string;
+  }>;
+  /** True when a request that may change data names an account the user gave (it then goes as a throwaway one). */
+  namesLogin(spec: RequestSpec): boolean;
+  /** The request with each mention of an account the user gave replaced by `username`. */
+  readdressed(spec: RequestSpec, username: string): RequestSpec;
+  /** True when the run registers its second account itself (none given; the document can register one). */
+  readonly registersSecond: boolean;
   /** True when `op` changes or ends an account or a session (on a live target). */
   changesAccount(op: OperationEntry): boolean;
   /** The throwaway account `n` (1 stands in for the run's own, 2 for the second), registered on first use. */
@@ -158,7 +170,9 @@ export class Verdict {
       ...ctx,
     };
     if (!ex.documented && ex.response.status > 0) addAnswered(this.answered, ex.operation, ex.response.status);
-    const found = this.state.checks.run(selectedChecks(ids, this.settings.checks), ex, full);
+    // The request that found the run had lost its account: the loss is its finding, not the refusal.
+    const judged = ex.response.credentialsLost ? ["credentials_lost"] : ids;
+    const found = this.state.checks.run(selectedChecks(judged, this.settings.checks), ex, full);
     for (const f of oneFindingPerResponse(found, preferred)) this.findings.push(f);
     return full;
   }

@@ -6,6 +6,7 @@
  * Credentials and tokens go to the run's scrubber before any request is sent with them.
  */
 import { resolvePointer } from "../../openapi/lib/document-error.js";
+import { REDACTED } from "../../wire/redact.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { Login, Settings } from "../config/settings.js";
@@ -97,9 +98,12 @@ export function loginRequest(model: SpecModel, settings: Settings, plan: LoginPl
   return { ...toRequest(op, base), key: "none" };
 }
 
-/** The token in a login's answer: at the pointer given or found, else named like a token, else a bare string. */
-function tokenOf(ex: Exchange, pointer: string | undefined): string | undefined {
-  const json = ex.response.json;
+/**
+ * The token in a login's answer: at the pointer given or found, else named like a token, else a bare string. Read
+ * from the answer as it arrived (the target's sendForSecret), never from a recorded exchange: that is scrubbed, and
+ * a token the run already holds (a login within the same second may answer the same one) is `***` there.
+ */
+export function tokenIn(json: unknown, pointer: string | undefined): string | undefined {
   if (pointer !== undefined) {
     const v = resolvePointer(json, pointer);
     return typeof v === "string" && v !== "" ? v : undefined;
@@ -118,8 +122,18 @@ function tokenOf(ex: Exchange, pointer: string | undefined): string | undefined 
   return search(json, 0);
 }
 
-/** The secret an account's requests carry, from a login's answer (or the name and password, for basic). */
-export function secretOf(plan: LoginPlan, login: Login, ex: Exchange | undefined, pointer?: string): string {
+/** Where a login plan's answer holds the token (`pointer`: the setting, when given). */
+export function tokenPlace(plan: LoginPlan, pointer?: string): string | undefined {
+  return (
+    pointer ?? (plan.kind === "operation" ? plan.login.token : plan.kind === "token-url" ? "/access_token" : undefined)
+  );
+}
+
+/**
+ * The secret an account's requests carry: the name and password, for basic; else the token `found` in the login's
+ * answer `ex` (tokenIn, on the answer as it arrived). A LoginError when the login failed or its answer holds none.
+ */
+export function secretFrom(plan: LoginPlan, login: Login, ex: Exchange | undefined, found?: string): string {
   if (plan.kind === "basic")
     return "clientId" in login ? `${login.clientId}:${login.clientSecret}` : `${login.username}:${login.password}`;
   const status = ex?.response.status ?? 0;
@@ -129,10 +143,12 @@ export function secretOf(plan: LoginPlan, login: Login, ex: Exchange | undefined
       `logging in through ${where} failed: ${status === 0 ? (ex?.response.transportError ?? "no answer") : `status ${status}`}` +
         (ex?.response.bodyText ? ` (${ex.response.bodyText.slice(0, 160)})` : ""),
     );
-  const token = tokenOf(ex, pointer ?? (plan.kind === "operation" ? plan.login.token : "/access_token"));
-  if (!token)
+  if (!found)
     throw new LoginError(
       `the answer of ${where} holds no token the suite can find (set --token-pointer to where it is)`,
     );
-  return token;
+  // A token is never the reports' mask (a defence: the token is read before any scrubbing).
+  if (found.includes(REDACTED))
+    throw new LoginError(`the answer of ${where} holds a token with ${REDACTED} in it, which the suite cannot send`);
+  return found;
 }

@@ -287,6 +287,12 @@ export async function prepared(
 ): Promise<RequestSpec | SkipReason> {
   let out = await substitute(ctx, spec, intent);
   const accounts = ctx.state.accounts;
+  // No second account given: throwaway account 2, registered where the document can, is the second.
+  if (out.key === "second" && accounts?.registersSecond) {
+    const second = await accounts.throwaway(ctx, 2);
+    if (isSkip(second)) return second;
+    out = { ...out, key: second };
+  }
   if (ctx.settings.kind !== "live" || !ctx.model.has(out.operation)) return out;
   const op = ctx.model.operation(out.operation);
   const mine = out.key === undefined || out.key === "valid";
@@ -298,13 +304,19 @@ export async function prepared(
         : undefined;
       if (r?.owner) out = { ...out, key: r.owner };
     }
-  if (!accounts?.changesAccount(op)) return out;
+  // A request that names an account the user gave (its record, its role) goes as a throwaway one, addressed to it.
+  const names = accounts?.namesLogin(out) ?? false;
+  if (!accounts || (!accounts.changesAccount(op) && !names)) return out;
   // A throwaway account stands in for the run's own (1) and for the second (2); any other key goes as it is.
   const n = out.key === undefined || out.key === "valid" ? 1 : out.key === "second" ? 2 : undefined;
   if (n === undefined) return out;
   const account = await accounts.throwaway(ctx, n);
   if (isSkip(account)) return account;
   const own = accounts.throwaways.find((t) => t.account === account)!;
+  if (names) {
+    out = accounts.readdressed(out, own.username);
+    if (out.pathParams) out = { ...out, path: expandPath(op, out.pathParams) };
+  }
   // Addressed to the throwaway account itself where the path names an account (a probe about its path value, an
   // invalid or unknown one, keeps it).
   const probe = intent !== undefined && intent !== "acceptance" && intent !== "conforming";

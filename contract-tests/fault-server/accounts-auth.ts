@@ -4,9 +4,12 @@
  * flavour names (a bearer Authorization header, or the X-Auth-Token header).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { API_KEY_HEADER } from "./accounts-components.js";
-import { type Call, type Caller, isObject, OAUTH_CLIENTS, type Reply, type User } from "./accounts-store.js";
+import { type AccountsAuth, API_KEY_HEADER } from "./accounts-components.js";
+import { ACCOUNTS, type Call, type Caller, isObject, OAUTH_CLIENTS, type Reply, type User } from "./accounts-store.js";
 import { randomId, signJwt, verifyJwt } from "./accounts-tokens.js";
+
+/** `lenient-login-revoked`: the first account's authenticated request that finds it revoked. */
+const REVOKED_AT = 25;
 
 /** A conforming token's lifetime. */
 const TOKEN_SECONDS = 3600;
@@ -14,23 +17,27 @@ const TOKEN_SECONDS = 3600;
 /** A new token for `user`, and its lifetime in seconds (`lenient-token-expiry`: the server's short one). */
 export function issueToken(call: Call, user: User): { token: string; seconds: number } {
   const seconds = call.faults.has("lenient-token-expiry") ? call.settings.tokenTtlMs / 1000 : TOKEN_SECONDS;
-  const iat = Date.now() / 1000;
+  // `lenient-second-tokens`: as many servers do (python-jose's `{sub, exp}`), a token is a function of the account
+  // and the second it is issued in: two logins within a second get the same token.
+  const second = call.faults.has("lenient-second-tokens");
+  const iat = second ? Math.floor(Date.now() / 1000) : Date.now() / 1000;
   const claims = {
     sub: user.username,
     iat,
     exp: call.faults.has("lenient-token-expiry") ? iat + seconds : Math.floor(iat) + seconds,
-    jti: randomId(),
+    jti: second ? `${user.username}-${iat}` : randomId(),
   };
   return { token: signJwt(call.store.secret, claims), seconds };
 }
 
 /** The token a request carries where the document's flavour says it goes, if any. */
-function presented(headers: IncomingHttpHeaders, apiKey: boolean): string | undefined {
-  if (apiKey) {
+function presented(headers: IncomingHttpHeaders, auth: AccountsAuth): string | undefined {
+  if (auth === "apikey-login") {
     const value = headers[API_KEY_HEADER.toLowerCase()];
     return typeof value === "string" && value !== "" ? value : undefined;
   }
-  const match = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? "");
+  // token-login: `Authorization: Token <token>`, as its scheme's description writes it (a bare token is refused).
+  const match = (auth === "token-login" ? /^Token +(\S+) *$/ : /^Bearer +(\S+) *$/i).exec(headers.authorization ?? "");
   return match?.[1];
 }
 
@@ -46,8 +53,13 @@ export interface Unauthenticated {
 export function authenticate(call: Call): Caller | Unauthenticated {
   const { store, faults, settings } = call;
   const fail = (status: 401 | 500, message: string) => ({ status, message });
-  const token = presented(call.headers, call.auth === "apikey-login");
+  const token = presented(call.headers, call.auth);
   if (token === undefined) return { ...fail(401, "A valid token is missing."), missing: true };
+  // A client that sends a report's mask (`***`) instead of its token: counted (none may come), and refused.
+  if (token.includes("***")) {
+    store.masked++;
+    return fail(401, "Invalid token: the token is masked.");
+  }
   const claims = verifyJwt(store.secret, token, {
     signatureIgnored: faults.has("jwt-signature-ignored"),
     algNone: faults.has("jwt-alg-none"),
@@ -58,7 +70,16 @@ export function authenticate(call: Call): Caller | Unauthenticated {
     store.uses.set(claims.jti, uses);
     if (uses > settings.tokenUses) return fail(401, "Invalid token: the token has expired.");
   }
-  const user = store.users.get(claims.sub);
+  const user = store.users.get(store.renamed.get(claims.sub) ?? claims.sub);
+  // `lenient-login-revoked`: at the first account's 25th authenticated request, someone else changes its password
+  // and ends its sessions (an administrator, a password reset): that request and every later one are refused.
+  if (faults.has("lenient-login-revoked") && user?.username === ACCOUNTS.first.username) {
+    store.firstUses++;
+    if (store.firstUses === REVOKED_AT) {
+      user.password = "changed-by-an-administrator-1";
+      user.since = Date.now() + 1;
+    }
+  }
   if (faults.has("deleted-account-token") && !user) return { username: claims.sub, admin: false };
   if (faults.has("deleted-account-token-500") && !user)
     return fail(500, "TypeError: Cannot read properties of undefined (reading 'admin')");

@@ -7,7 +7,13 @@
  */
 
 /** How a flavour of the document says a token is obtained and sent. */
-export const ACCOUNTS_AUTH = ["bearer-login", "apikey-login", "oauth2-password", "oauth2-client-credentials"] as const;
+export const ACCOUNTS_AUTH = [
+  "bearer-login",
+  "apikey-login",
+  "token-login",
+  "oauth2-password",
+  "oauth2-client-credentials",
+] as const;
 /** One of {@link ACCOUNTS_AUTH}. */
 export type AccountsAuth = (typeof ACCOUNTS_AUTH)[number];
 /** The header the apikey-login flavour sends its token in. */
@@ -76,6 +82,7 @@ export function accountsSchemas(loginMember: "auth_token" | "token" | undefined)
     UserList: listOf("users", "User", "Every user."),
     PasswordChange: object(["password"], { password }),
     EmailChange: object(["email"], { email }),
+    UsernameChange: object(["username"], { username }),
     Book: object(
       ["book_title", "secret", "owner"],
       {
@@ -144,6 +151,17 @@ export function securityScheme(auth: AccountsAuth): Record<string, unknown> {
           in: "header",
           name: API_KEY_HEADER,
           description: `The token loginUser answers, in the ${API_KEY_HEADER} header.`,
+        },
+      };
+    case "token-login":
+      // The blogging APIs' way (RealWorld's Conduit): an apiKey Authorization header whose prose shows the prefix.
+      return {
+        tokenAuth: {
+          type: "apiKey",
+          in: "header",
+          name: "Authorization",
+          description:
+            "The token loginUser answers, as `Authorization: Token <token>` (for example `Token xxxxx.yyyyy.zzzzz`).",
         },
       };
     case "oauth2-password":

@@ -14,6 +14,8 @@ export interface AccountsDocumentOptions {
   links?: boolean;
   /** Default `bearer-login`. */
   auth?: AccountsAuth;
+  /** False: the document has no register operation (a client cannot make accounts of its own). Default true. */
+  register?: boolean;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -42,7 +44,8 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
           Object.entries(pairs).map(([name, [op, parameters]]) => [name, { operationId: op, parameters }]),
         )
       : undefined;
-  const loginMember = auth === "bearer-login" ? "auth_token" : auth === "apikey-login" ? "token" : undefined;
+  const loginMember =
+    auth === "bearer-login" ? "auth_token" : auth === "apikey-login" || auth === "token-login" ? "token" : undefined;
   const schemes = securityScheme(auth);
   const unauthorized = fail("No token, or a token that is not valid (forged, expired, or of a deleted account).");
   const unauthorizedOrder = problem("No token, or a token that is not valid.");
@@ -68,7 +71,7 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
       UpdateBook: ["updateBook", { book_title: expr }],
       DeleteBook: ["deleteBook", { book_title: expr }],
     });
-  return {
+  const doc = {
     openapi: "3.0.3",
     info: {
       title: "Accounts fault server",
@@ -178,6 +181,20 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
         delete: op("deleteAccount", "users", "Delete the caller's own account", {
           description: "Deletes the caller's account, books and orders; its tokens are refused from then on.",
           responses: { "204": noContent("The account is deleted."), "401": unauthorized },
+        }),
+      },
+      "/account/username": {
+        post: op("renameAccount", "users", "Rename the caller's own account", {
+          description:
+            "The caller's account takes the new username (its books and orders follow); the old name is free again " +
+            "and logs in no more.",
+          requestBody: body("UsernameChange"),
+          responses: {
+            "204": noContent("The account is renamed."),
+            "400": invalid,
+            "401": unauthorized,
+            "409": fail("The username is taken."),
+          },
         }),
       },
       "/books": {
@@ -293,12 +310,18 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
     },
     components: { securitySchemes: schemes, schemas: accountsSchemas(loginMember) },
   };
+  if (options.register === false) delete (doc.paths as Record<string, unknown>)["/users/register"];
+  return doc;
 }
 
 /** Writes the document in the flavour `options` asks for as JSON into `dir`; returns its path. */
 export function writeAccountsDocument(dir: string, options: AccountsDocumentOptions = {}): string {
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `accounts-${options.auth ?? "bearer-login"}${options.links ? "-links" : ""}.openapi.json`);
+  const path = join(
+    dir,
+    `accounts-${options.auth ?? "bearer-login"}${options.links ? "-links" : ""}` +
+      `${options.register === false ? "-no-register" : ""}.openapi.json`,
+  );
   writeFileSync(path, JSON.stringify(accountsDocument(options), null, 2));
   return path;
 }

@@ -225,6 +225,13 @@ export const ACCOUNTS_LENIENT = {
   "lenient-403-without-token":
     "the two updates of a user answer 403 to a request with no token: they document 403 beside 401, so either is " +
     "the documented refusal",
+  "lenient-login-revoked":
+    "mid-run, someone else changes the first account's password and ends its sessions: its token is refused and " +
+    "logging in again fails. The document promises no account's lifetime: the run says so in one warning " +
+    "(credentials_lost) and is incomplete, with no error per refused request",
+  "lenient-second-tokens":
+    "a token is a function of the account and the second it is issued in (no random id): two logins within a " +
+    "second get the same token, which a client must still send as it is, never as the reports' mask",
 } as const;
 
 /** A lenient variant of the accounts server. */

@@ -21,6 +21,7 @@ import {
   listUsers,
   loginUser,
   registerUser,
+  renameAccount,
   updateEmail,
   updatePassword,
 } from "./accounts-users.js";
@@ -66,6 +67,7 @@ export const ROUTES: readonly Route[] = [
   route("PUT", "/users/{username}/password", "updatePassword", updatePassword),
   route("PUT", "/users/{username}/email", "updateEmail", updateEmail),
   route("DELETE", "/account", "deleteAccount", deleteAccount),
+  route("POST", "/account/username", "renameAccount", renameAccount),
   route("GET", "/books", "listBooks", listBooks),
   route("POST", "/books", "createBook", createBook),
   route("GET", "/books/{book_title}", "getBook", getBook),

@@ -70,6 +70,12 @@ export interface Store {
   secret: Buffer;
   /** Every request the variant received, as `METHOD /path` (query left out). */
   log: string[];
+  /** Requests that carried a masked credential (`***`, a report's mask, in place of a token): none may. */
+  masked: number;
+  /** Accounts renamed (renameAccount): old name -> new name (their tokens, which name the old one, work on). */
+  renamed: Map<string, string>;
+  /** `lenient-login-revoked`: the first account's authenticated requests so far. */
+  firstUses: number;
   /** While the variant is frozen (`redos-email`), the promise that resolves when it answers again. */
   thaw?: Promise<void>;
 }
@@ -93,7 +99,18 @@ export function newStore(): Store {
     ["bob-recipes", ACCOUNTS.second.username],
   ] as const)
     books.set(title, { book_title: title, secret: `${owner}'s own secret`, owner, created_at: now() });
-  return { users, books, orders: new Map(), nextOrder: 1, uses: new Map(), secret: newSecret(), log: [] };
+  return {
+    users,
+    books,
+    orders: new Map(),
+    nextOrder: 1,
+    uses: new Map(),
+    secret: newSecret(),
+    log: [],
+    masked: 0,
+    renamed: new Map(),
+    firstUses: 0,
+  };
 }
 
 /** Who is calling: the account the token names, and whether it may act as an admin. */

@@ -55,6 +55,8 @@ export function registerUser(call: Call): Reply {
     since: Date.now(),
   };
   call.store.users.set(user.username, user);
+  // A name another account was renamed from is this account's now (the old one's tokens name it no more).
+  call.store.renamed.delete(user.username);
   return { status: 201, body: shown(call, user) };
 }
 
@@ -66,7 +68,7 @@ export function loginUser(call: Call): Reply {
   const user = call.store.users.get(body.username as string);
   if (!user || user.password !== body.password) return fail(401, "The username or password is not correct.");
   const { token } = issueToken(call, user);
-  return { status: 200, body: call.auth === "apikey-login" ? { token } : { auth_token: token } };
+  return { status: 200, body: call.auth === "bearer-login" ? { auth_token: token } : { token } };
 }
 
 /** GET /users/{username}: any signed-in user reads any user's public record. */
@@ -119,6 +121,26 @@ export function deleteUser(call: Call): Reply {
   if (!call.caller.admin) return fail(401, "Only admins may delete users: the caller is not an admin.");
   if (!call.store.users.has(call.params.username!)) return fail(404, "No user has this username.");
   removeAccount(call.store, call.params.username!);
+  return { status: 204 };
+}
+
+/** POST /account/username: the caller renames their own account (what they own follows, its tokens work on). */
+export function renameAccount(call: Call): Reply {
+  const why = invalid(call.body, { username: LIMITS.username[0] }, { username: LIMITS.username[1] });
+  if (why) return fail(400, `Invalid body: ${why}.`);
+  const name = (call.body as Record<string, string>).username!;
+  const user = call.store.users.get(call.caller.username);
+  if (!user) return fail(401, "Invalid token: its account no longer exists.");
+  if (name === user.username) return { status: 204 };
+  if (call.store.users.has(name)) return fail(409, "The username is taken.");
+  call.store.renamed.delete(name);
+  call.store.users.delete(user.username);
+  for (const book of call.store.books.values()) if (book.owner === user.username) book.owner = name;
+  for (const order of call.store.orders.values()) if (order.owner === user.username) order.owner = name;
+  for (const [old, now] of call.store.renamed) if (now === user.username) call.store.renamed.set(old, name);
+  call.store.renamed.set(user.username, name);
+  user.username = name;
+  call.store.users.set(name, user);
   return { status: 204 };
 }
 

@@ -13,6 +13,7 @@ import { ACCOUNTS_AUTH, type AccountsAuth } from "./accounts-components.js";
 import { ACCOUNTS_FAULTS, ACCOUNTS_LENIENT, type AccountsVariant } from "./accounts-faults.js";
 import { ROUTES, type Route } from "./accounts-routes.js";
 import {
+  ACCOUNTS,
   type AccountsSettings,
   type Call,
   detail,
@@ -44,6 +45,10 @@ export interface AccountsServer {
   requests(baseUrl: string): string[];
   /** What the variant at `baseUrl` holds now: usernames, book titles, order ids (clean-up is seen here). */
   holds(baseUrl: string): { users: string[]; books: string[]; orders: number[] };
+  /** The seeded accounts' records as the variant holds them now (a run must leave its login accounts as they were). */
+  seeded(baseUrl: string): Array<{ username: string; password: string; email: string; admin: boolean }>;
+  /** How many requests carried a masked credential (`***`) in place of a token: a client must send none. */
+  masked(baseUrl: string): number;
   stop(): Promise<void>;
 }
 
@@ -136,7 +141,9 @@ function routeOf(method: string, path: string): { route: Route; match: RegExpExe
 
 /** A 401's challenge (RFC 6750 3) where the token is a bearer one. */
 const challenge = (auth: AccountsAuth): Record<string, string> =>
-  auth === "apikey-login" ? {} : { "www-authenticate": 'Bearer realm="accounts"' };
+  auth === "apikey-login"
+    ? {}
+    : { "www-authenticate": `${auth === "token-login" ? "Token" : "Bearer"} realm="accounts"` };
 
 const refusal = (route: Route) => (route.family === "orders" ? detail : fail);
 
@@ -263,6 +270,16 @@ export async function startAccountsServer(options: AccountsServerOptions = {}): 
       const s = storeOf(keyOf(baseUrl));
       return { users: [...s.users.keys()], books: [...s.books.keys()], orders: [...s.orders.keys()] };
     },
+    seeded: (baseUrl) => {
+      const s = storeOf(keyOf(baseUrl));
+      return Object.values(ACCOUNTS).map((a) => {
+        const u = s.users.get(a.username);
+        return u
+          ? { username: u.username, password: u.password, email: u.email, admin: u.admin }
+          : { username: `${a.username} (gone)`, password: "", email: "", admin: false };
+      });
+    },
+    masked: (baseUrl) => storeOf(keyOf(baseUrl)).masked,
     stop: () =>
       new Promise((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -173,9 +173,21 @@ export function changesAccount(
   op: OperationEntry,
   accountFamily: string | undefined,
   exempt: readonly string[],
+  model?: SpecModel,
 ): boolean {
   if (op.safe || exempt.includes(op.operationId)) return false;
   if (accountFamily && (op.path === accountFamily || op.path.startsWith(`${accountFamily}/`))) return true;
   if (op.path.includes("{")) return false;
-  return ENDS_SESSION.test(`${op.operationId} ${op.path}`) || (op.method !== "POST" && OWN_ACCOUNT_PATH.test(op.path));
+  if (ENDS_SESSION.test(`${op.operationId} ${op.path}`)) return true;
+  if (!OWN_ACCOUNT_PATH.test(op.path)) return false;
+  // A POST on the caller's own path changes the account when its body takes what an account holds (`POST
+  // /account/username`), not when it creates something under it (`POST /user/orders`).
+  return op.method !== "POST" || (model !== undefined && bodyMembers(model, op).some((m) => ACCOUNT_MEMBERS.test(m)));
 }
+
+/** Members an account holds: its name, e-mail, password, role, profile. */
+const ACCOUNT_MEMBERS = new RegExp(
+  `${USER_NAMES.source}|${PASSWORD_NAMES.source}|^(roles?|admin|is_?admin|bio|image|avatar|display_?name|` +
+    "first_?name|last_?name|full_?name|phone|phone_?number)$",
+  "i",
+);

@@ -28,7 +28,7 @@ export type SkipReason =
   /** A step the scenario depends on did not succeed (the create of a lifecycle). */
   | { kind: "step-failed"; text: string }
   /** The run stopped sending: the request budget, an unanswering target, --max-failures, the preflight. */
-  | { kind: "cut"; by: "budget" | "unanswering" | "max-failures" | "preflight"; text: string };
+  | { kind: "cut"; by: "budget" | "unanswering" | "max-failures" | "preflight" | "credentials"; text: string };
 
 /** A scenario's run ends with nothing, or with why it stopped. */
 export type Outcome = SkipReason | undefined;

@@ -83,7 +83,22 @@ export interface ReceivedResponse {
   mockCrash?: string;
   /** The request was lost to an outage of the server (see OutageRecord). */
   outage?: OutageRecord;
+  /**
+   * The credential of an account the user gave, which had worked, was refused on this request, and logging in again
+   * failed: the run lost the account (credentials_lost reports it once; the scenarios that need it stop).
+   */
+  credentialsLost?: CredentialsLostRecord;
   elapsedMs: number;
+}
+
+/** How the run lost an account's credentials (see ReceivedResponse.credentialsLost). */
+export interface CredentialsLostRecord {
+  /** The account, as the variable a report shows for it (`$CONTRACT_USERNAME`). */
+  account: string;
+  /** Why logging in again did not give a working credential. */
+  why: string;
+  /** The writes answered 2xx just before (latest first, `METHOD /path (operation, as account)`): the likely cause. */
+  changedBy: string[];
 }
 
 /** One request and its response. */

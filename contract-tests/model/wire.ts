@@ -5,7 +5,9 @@
  * types is exercised as written.
  *
  * The credential (CONTRACT_API_KEY) is placed by scheme:
- * - `apiKey` in a header, query parameter or cookie, under the scheme's name, as is;
+ * - `apiKey` in a header, query parameter or cookie, under the scheme's name, as is, or after the prefix the
+ *   scheme's description shows it written with (`Authorization: Token <jwt>`, `Token xxxxx.yyyyy.zzzzz`: `Token `),
+ *   or the one the settings give (--credential-prefix) for a header the description says nothing of;
  * - `http` bearer, and `oauth2` / `openIdConnect` (the credential is then an access token):
  *   `Authorization: Bearer <credential>`;
  * - `http` basic: `Authorization: Basic base64(<credential>)`, the credential being `user:password`
@@ -21,6 +23,32 @@ export interface Placement {
   in: "header" | "query" | "cookie";
   name: string;
   format: "raw" | "bearer" | "basic";
+  /** For a raw (apiKey) credential: the word written before it, a space between (`Token`). */
+  prefix?: string;
+}
+
+/** What a description writes in place of a credential: `<jwt>`, `{token}`, `xxxxx.yyyyy.zzzzz`, `$TOKEN`, `eyJ...`. */
+const PLACEHOLDER = String.raw`(?:<[^<>\s]{1,40}>|\{\{?[^{}\s]{1,40}\}\}?|\[[^\[\]\s]{1,40}\]|x{3,}(?:\.x{3,}|\.y{3,}|\.z{3,})*|\$\{?[A-Za-z_]\w*\}?|eyJ[\w-]*(?:\.[\w-]*){0,2}(?:\.{3}|…)?)`;
+/** Words that name an authorization scheme wherever they stand before a placeholder. */
+const SCHEME_WORDS = /^(?:token|bearer|jwt|apikey|api-key|key|ssws|oauth|session|sso-key|genieKey|klaviyo-api-key)$/i;
+
+/**
+ * The prefix an apiKey scheme's description shows its credential written with: the word before a placeholder, when
+ * the description writes the header (`Authorization: Token <jwt>`), quotes it (`` `Token <jwt>` ``, "Token
+ * xxxxx.yyyyy.zzzzz") or the word names a scheme (Token, Bearer, JWT...). Undefined when it shows none.
+ */
+export function describedPrefix(s: Pick<SecurityEntry, "description" | "name">): string | undefined {
+  const text = s.description ?? "";
+  const pattern = new RegExp(`(^|[\\s\x60"'(:])([A-Za-z][\\w-]{0,30}) +${PLACEHOLDER}`, "g");
+  const header = s.name ? s.name.toLowerCase() : undefined;
+  for (const m of text.matchAll(pattern)) {
+    const word = m[2]!;
+    const before = text.slice(0, m.index + m[1]!.length).trimEnd();
+    const written = header !== undefined && before.toLowerCase().endsWith(`${header}:`);
+    const quoted = /[\x60"']$/.test(m[1]!);
+    if (written || quoted || SCHEME_WORDS.test(word)) return word;
+  }
+  return undefined;
 }
 
 /** How an operation is authenticated by the suite. */
@@ -30,9 +58,11 @@ export type AuthPlan =
   | { kind: "unsupported"; schemes: string[] };
 
 /** Where a scheme puts the credential, or undefined for a scheme the suite cannot satisfy (e.g. mutualTLS). */
-function placementOf(s: SecurityEntry): Placement | undefined {
-  if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name)
-    return { in: s.in, name: s.name, format: "raw" };
+function placementOf(s: SecurityEntry, prefix?: string): Placement | undefined {
+  if (s.type === "apiKey" && (s.in === "header" || s.in === "query" || s.in === "cookie") && s.name) {
+    const shown = describedPrefix(s) ?? (s.in === "header" ? prefix : undefined);
+    return { in: s.in, name: s.name, format: "raw", ...(shown ? { prefix: shown } : {}) };
+  }
   if ((s.type === "http" && s.httpScheme === "bearer") || s.type === "oauth2" || s.type === "openIdConnect")
     return { in: "header", name: "Authorization", format: "bearer" };
   if (s.type === "http" && s.httpScheme === "basic") return { in: "header", name: "Authorization", format: "basic" };
@@ -46,13 +76,16 @@ const describeScheme = (s: SecurityEntry) =>
       ? `apiKey in ${s.in ?? "(nowhere)"}`
       : s.type;
 
-/** The operation's authentication, from its security requirements (alternatives in document order). */
-export function authPlan(op: Pick<OperationEntry, "security">): AuthPlan {
+/**
+ * The operation's authentication, from its security requirements (alternatives in document order); `prefix`: the
+ * settings' credential prefix for an apiKey header whose description shows none (--credential-prefix).
+ */
+export function authPlan(op: Pick<OperationEntry, "security">, prefix?: string): AuthPlan {
   const optional = op.security.some((alt) => alt.length === 0);
   if (op.security.length === 0) return { kind: "none", optional: false };
   for (const alt of op.security) {
     if (alt.length === 0) continue;
-    const placements = alt.map(placementOf);
+    const placements = alt.map((s) => placementOf(s, prefix));
     if (placements.every((p) => p !== undefined))
       return { kind: "placed", placements: placements as Placement[], optional };
   }
@@ -115,7 +148,7 @@ const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 export function credentialValue(p: Placement, secret: string): string {
   if (p.format === "bearer") return `Bearer ${secret}`;
   if (p.format === "basic") return `Basic ${secret === "" ? "" : base64(secret.includes(":") ? secret : `${secret}:`)}`;
-  return secret;
+  return p.prefix ? `${p.prefix} ${secret}` : secret;
 }
 
 /** Every form in which `credentialValue` may put a secret on the wire beyond the secret itself (for scrubbing). */
@@ -142,8 +175,10 @@ export const DEFAULT_WIRE_RULES: WireRules = {
 };
 
 /** The rules of every operation of a document; an operation it does not have gets the defaults. */
-export function wireRules(operations: OperationEntry[]): WireRules {
-  const byId = new Map(operations.map((op) => [op.operationId, { auth: authPlan(op), accept: acceptOf(op) }]));
+export function wireRules(operations: OperationEntry[], credentialPrefix?: string): WireRules {
+  const byId = new Map(
+    operations.map((op) => [op.operationId, { auth: authPlan(op, credentialPrefix), accept: acceptOf(op) }]),
+  );
   return {
     auth: (id) => byId.get(id)?.auth ?? DEFAULT_WIRE_RULES.auth(id),
     accept: (id) => byId.get(id)?.accept ?? DEFAULT_WIRE_RULES.accept(id),

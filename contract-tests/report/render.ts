@@ -379,6 +379,8 @@ export function formatText(report: RunReport): string {
       `(strict: ${report.target.strict ? "on" : "off"}; ` +
       `document ${t(report.target.spec)})`,
     ...(report.target.lighter ?? []).map((line) => `Lighter on the mock: ${line}`),
+    // A run that lost an account the user gave says so first: what follows was judged without it.
+    ...report.findings.filter((f) => f.check === "credentials_lost").map((f) => `!! ${t(f.title)} (${t(f.received)})`),
   ];
   const opening = openingLines(report);
   out.push("", ...opening.causes.map((l, i) => (i === 0 ? t(l) : `  ${t(l)}`)));

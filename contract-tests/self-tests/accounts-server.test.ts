@@ -63,7 +63,7 @@ async function ask(base: string, opId: string, o: Ask = {}): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (o.token)
     headers[auth === "apikey-login" ? API_KEY_HEADER : "authorization"] =
-      auth === "apikey-login" ? o.token : `Bearer ${o.token}`;
+      auth === "apikey-login" ? o.token : `${auth === "token-login" ? "Token" : "Bearer"} ${o.token}`;
   if (o.body !== undefined) headers["content-type"] = "application/json";
   const started = Date.now();
   const res = await fetch(base + path, {
@@ -173,6 +173,7 @@ const OPERATIONS = [
   "updatePassword",
   "updateEmail",
   "deleteAccount",
+  "renameAccount",
   "listBooks",
   "createBook",
   "getBook",
@@ -190,7 +191,7 @@ describe("the accounts document", () => {
   it.each(FORMS)("%s (%s) loads; every operation is named, summed up and answers with schemas", (auth, form) => {
     const doc = loadSpec(documents[auth][form]);
     const ops = buildOperationTable(doc);
-    const login = auth === "bearer-login" || auth === "apikey-login";
+    const login = auth === "bearer-login" || auth === "apikey-login" || auth === "token-login";
     expect(ops.map((o) => o.operationId).sort()).toEqual(OPERATIONS.filter((o) => login || o !== "loginUser").sort());
     for (const op of ops) {
       expect(op.summary, op.operationId).toBeTruthy();
@@ -285,6 +286,19 @@ describe("the conforming variant", () => {
     expect(broken("registerUser", { status: res.status, text, body: JSON.parse(text), ms: 0 })).toEqual([]);
     expect(res.status).toBe(400);
     expect((await fetch(`${server.url}/variant/no-such-fault/users`)).status).toBe(404);
+  });
+
+  it("lets the caller rename their own account: its books follow, its token works on, a taken name is a 409", async () => {
+    const [a, b] = await pair(base());
+    const own = await bookOf(base(), a);
+    const renamed = fresh("renamed");
+    expect((await keep(base(), "renameAccount", { body: { username: b.username }, token: a.token })).status).toBe(409);
+    expect((await keep(base(), "renameAccount", { body: { username: "x" }, token: a.token })).status).toBe(400);
+    expect((await keep(base(), "renameAccount", { body: { username: renamed }, token: a.token })).status).toBe(204);
+    expect((await keep(base(), "getUser", { params: { username: renamed }, token: a.token })).status).toBe(200);
+    expect((await keep(base(), "getUser", { params: { username: a.username }, token: a.token })).status).toBe(404);
+    expect((await keep(base(), "getBook", { params: own, token: a.token })).body.owner).toBe(renamed);
+    await login(base(), renamed, a.password);
   });
 
   it("lets the user themselves change their password and e-mail, and refuses another account (403), unchanged", async () => {

@@ -185,6 +185,7 @@ describe("the hostile phase against the accounts fault server, signed in over HT
         "getUser",
         "loginUser",
         "registerUser",
+        "renameAccount",
         "updateBook",
         "updateEmail",
         "updatePassword",

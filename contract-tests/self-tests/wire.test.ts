@@ -10,7 +10,7 @@ import { sendJson, startServer, type TestServer } from "../../src/test/support/s
 import { finding } from "../model/exchange.js";
 import { readSettings } from "../config/settings.js";
 import { createTarget } from "../transport/target.js";
-import { acceptOf, authPlan, credentialValue, type WireRules } from "../model/wire.js";
+import { acceptOf, authPlan, credentialValue, describedPrefix, type WireRules } from "../model/wire.js";
 
 const apiKey = (where: string, name = "api_key"): SecurityEntry => ({
   scheme: `key-${where}`,
@@ -29,6 +29,41 @@ describe("authPlan", () => {
         placements: [{ in: where, name: "K", format: "raw" }],
         optional: false,
       });
+  });
+
+  it("writes an apiKey after the prefix its description shows, else the settings' for a header, else bare", () => {
+    const described = (description: string, name = "Authorization") => ({ ...apiKey("header", name), description });
+    for (const text of [
+      "As `Authorization: Token <jwt>`.",
+      "Send `Token xxxxx.yyyyy.zzzzz` in the header.",
+      'The header reads "Token {token}".',
+      "Token <jwt>",
+      "Authorization: Token eyJhbGciOiJIUzI1NiJ9...",
+    ])
+      expect(describedPrefix(described(text)), text).toBe("Token");
+    expect(describedPrefix(described("Use the header as `X-Key: JWT $TOKEN`", "X-Key"))).toBe("JWT");
+    for (const text of [
+      "The token loginUser answers, in the X-Auth-Token header.",
+      "Send the <token> you got at login.",
+      "Your key; see https://example.com/keys for <details>.",
+      "",
+    ])
+      expect(describedPrefix(described(text)), text).toBeUndefined();
+    const plan = authPlan(op([[described("As `Token <jwt>`")]]));
+    expect(plan).toMatchObject({
+      placements: [{ in: "header", name: "Authorization", format: "raw", prefix: "Token" }],
+    });
+    const placement = (plan as { placements: Parameters<typeof credentialValue>[0][] }).placements[0]!;
+    expect(credentialValue(placement, "abc.def.ghi")).toBe("Token abc.def.ghi");
+    // The settings' prefix, for a header whose description shows none; a query parameter is never prefixed by it.
+    expect(authPlan(op([[apiKey("header", "Authorization")]]), "Token")).toMatchObject({
+      placements: [{ prefix: "Token" }],
+    });
+    expect(authPlan(op([[apiKey("query", "key")]]), "Token")).toEqual({
+      kind: "placed",
+      placements: [{ in: "query", name: "key", format: "raw" }],
+      optional: false,
+    });
   });
 
   it("sends bearer for http bearer, oauth2 and openIdConnect, and basic for http basic", () => {

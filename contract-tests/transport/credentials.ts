@@ -3,12 +3,20 @@
  * second's, and throwaway accounts the run registered itself; the forged ones the auth phase derives from the first
  * (a JWT with its signature altered, one with `alg: none`). Every secret, and each form the suite puts it on the
  * wire in, is added to the run's scrubber before any request carries it, so no report, log line or error holds one.
- * A token that worked and is then refused (it expired) is renewed once by logging in again, never in a loop.
+ * A token that worked and is then refused (it expired) is renewed once by logging in again, never in a loop; when
+ * that fails for an account the user gave, the run has lost it: the request that found out says so once
+ * (credentials_lost), and every later request as that account ends its scenario (`CredentialsLost`).
  */
 import type { Scrubber } from "../../wire/redact.js";
 import { createScrubberOf } from "./scrubber.js";
 import type { Login, Settings } from "../config/settings.js";
 import { encodedForms } from "../model/wire.js";
+import { SkipScenario } from "./gate.js";
+
+/** A request as an account the run lost (see Credentials.lose): its scenario stops, the run is incomplete. */
+export class CredentialsLost extends SkipScenario {
+  override name = "CredentialsLost";
+}
 
 /** An account the run acts as: its own (`valid`), the second, or a throwaway one it registered (`account-1`). */
 export type Account = "valid" | "second" | `account-${number}`;
@@ -38,7 +46,12 @@ export class RunScrubber implements Scrubber {
 
   mayContain = (t: string): boolean => this.#scrubber.mayContain(t);
   text = (t: string): string => this.#scrubber.text(t);
-  value = <T>(v: T): T => this.#scrubber.value(v);
+  /**
+   * A scrubbed copy of `v` (never `v` itself changed: a request the run is still to send may share its objects with
+   * an exchange being recorded, and a scrub in place would put the mask on the wire).
+   */
+  value = <T>(v: T): T =>
+    this.#scrubber.mayContain(JSON.stringify(v) ?? "") ? this.#scrubber.value(structuredClone(v)) : v;
 }
 
 /** The secrets of the settings: keys, passwords and client secrets (user names and client ids are identifiers). */
@@ -59,6 +72,10 @@ const VARIABLES: Record<string, string> = {
   valid: "$CONTRACT_API_KEY",
   second: "$CONTRACT_SECOND_API_KEY",
 };
+
+/** The variable that names an account the user gave (its user name), or the account itself. */
+export const loginVariable = (account: Account): string =>
+  account === "valid" ? "$CONTRACT_USERNAME" : account === "second" ? "$CONTRACT_SECOND_USERNAME" : account;
 
 /** The header and payload of a JWT, or undefined when `token` is none. */
 function jwtParts(token: string): { header: Record<string, unknown>; payload: string; signature: string } | undefined {
@@ -85,6 +102,8 @@ export class Credentials {
   readonly #renewing = new Map<string, Promise<boolean>>();
   /** Logs an account in again (set by the engine when it logged the account in); true when it got a new token. */
   renew: ((account: Account) => Promise<boolean>) | undefined;
+  /** Accounts the user gave that the run lost (their credential refused, logging in again failed): why. */
+  readonly #lost = new Map<Account, { why: string; told: boolean }>();
 
   constructor(
     settings: Pick<Settings, "apiKey" | "secondApiKey">,
@@ -137,6 +156,36 @@ export class Credentials {
         : `${token!.slice(0, token!.lastIndexOf(".") + 1)}${[...jwt.signature].reverse().join("") || "AAAA"}`;
     this.scrubber.add(out);
     return out;
+  }
+
+  /** The run lost `account` (an account the user gave): logging in again after its credential was refused failed. */
+  lose(account: Account, why: string): void {
+    if (!this.#lost.has(account)) this.#lost.set(account, { why, told: false });
+  }
+
+  /** True when the run lost `account`. */
+  isLost(account: Account): boolean {
+    return this.#lost.has(account);
+  }
+
+  /**
+   * Why the run lost `account`, if it did, and whether the caller is the first to be told (it reports the loss:
+   * once per account).
+   */
+  lost(account: Account): { why: string; first: boolean } | undefined {
+    const l = this.#lost.get(account);
+    if (!l) return undefined;
+    const first = !l.told;
+    l.told = true;
+    return { why: l.why, first };
+  }
+
+  /** The sentence every request as a lost account ends its scenario with (the same for all: one reason). */
+  lostText(account: Account): string {
+    return (
+      `skipped: the run lost the account ${loginVariable(account)}: its credential stopped working and logging in ` +
+      "again failed (credentials_lost)"
+    );
   }
 
   /** Notes how a request with `account`'s credential was answered: a 401 after it worked may mean it expired. */

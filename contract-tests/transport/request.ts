@@ -38,8 +38,8 @@ export interface RequestSpec {
 export interface BuiltRequest {
   url: string;
   method: string;
-  /** The headers on the wire (the credential in them, when it goes in a header or cookie). */
-  headers: Record<string, string>;
+  /** The headers on the wire (the credential in them, when it goes in a header or cookie); frozen. */
+  headers: Readonly<Record<string, string>>;
   body: string | undefined;
   /** The request as recorded: the real keys shown as the variables that hold them, scrubbed. */
   sent: SentRequest;
@@ -110,7 +110,9 @@ function placeCredential(headers: Record<string, string>, placements: Placement[
     const value = credentialValue(p, secret);
     const display =
       p.format === "raw"
-        ? shownSecret
+        ? p.prefix
+          ? `${p.prefix} ${shownSecret}`
+          : shownSecret
         : p.format === "basic" && shownSecret === cred.variable
           ? `Basic ${basicShell(cred.variable, secret)}`
           : `${value.split(" ")[0]} ${shownSecret}`;
@@ -172,7 +174,8 @@ export function buildRequest(spec: RequestSpec, ctx: BuildContext): BuiltRequest
   return {
     url,
     method: spec.method,
-    headers: wire,
+    // Frozen: what goes on the wire is never changed after it is built (the recorded copy is `shown`'s).
+    headers: Object.freeze(wire),
     body: bodyText,
     sent: {
       method: spec.method,

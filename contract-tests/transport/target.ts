@@ -19,14 +19,22 @@ import { RefusedRequest, requestUrl } from "./boundary.js";
 import { prismErrorText } from "./mock-target.js";
 import type { Exchange, OutageRecord } from "../model/types.js";
 import { DEFAULT_WIRE_RULES, type WireRules } from "../model/wire.js";
-import { type Account, Credentials, RunScrubber, settingsSecrets } from "./credentials.js";
+import {
+  type Account,
+  Credentials,
+  CredentialsLost,
+  loginVariable,
+  RunScrubber,
+  settingsSecrets,
+} from "./credentials.js";
 import { buildRequest, USER_AGENT, type BuiltRequest, type RequestSpec } from "./request.js";
-import { decodeBody, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
+import { decodeBody, MAX_JSON_DEPTH, readBody, recordedResponse, unanswered, type Outcome } from "./response.js";
+import { decodeUtf8, parseJson } from "../../wire/decode.js";
 import { Gate, NotSent, type Ticket } from "./gate.js";
 import { OutageWatch } from "./outage.js";
 
 export { USER_AGENT, type RequestSpec } from "./request.js";
-export { MAX_JSON_DEPTH } from "./response.js";
+export { MAX_JSON_DEPTH };
 export { NotSent, SkipScenario } from "./gate.js";
 
 /** Retries of a connection that never reached the server, and of a 429. */
@@ -44,6 +52,16 @@ export interface Target {
   /** The credentials it sends, by account (the engine adds the tokens it gets by logging in). */
   credentials: Credentials;
   send(spec: RequestSpec): Promise<Exchange>;
+  /**
+   * Sends a request whose answer holds a secret (a login's token): `find` reads it from the answer as it arrived,
+   * before any scrubbing (a scrubbed answer holds `***` where a secret the run already knows is, and a login within
+   * the second of another may answer the very same token), and the scrubber learns it before the exchange is
+   * recorded. Resolves with the exchange (scrubbed, the secret included) and the secret found, if any.
+   */
+  sendForSecret(
+    spec: RequestSpec,
+    find: (json: unknown) => string | undefined,
+  ): Promise<{ exchange: Exchange; secret: string | undefined }>;
   /** Requests sent so far (retries included). */
   requestsSent(): number;
   /** Why the target stopped sending (the budget, a server that stopped answering), if it did. */
@@ -260,12 +278,50 @@ export function createTarget(
     });
   };
 
+  /**
+   * The secret an answer holds, read by `find` from its body as it arrived (never the scrubbed copy); the scrubber
+   * learns it, and the body is decoded again so the exchange records it scrubbed.
+   */
+  const secretIn = (outcome: Outcome, find: (json: unknown) => string | undefined): string | undefined => {
+    if (outcome.kind !== "answered" || outcome.read.truncated || outcome.body.bodyError) return undefined;
+    const { json } = parseJson(decodeUtf8(outcome.read.bytes), MAX_JSON_DEPTH);
+    const secret = find(json);
+    if (secret === undefined) return undefined;
+    scrubber.add(secret);
+    outcome.body = decodeBody(outcome.res.headers.get("content-type"), outcome.read, scrubber);
+    return secret;
+  };
+
+  /** The last writes answered 2xx (latest last), as `METHOD /path (operation, as account)`: a loss names them. */
+  const writes: string[] = [];
+  const noteWrite = (ex: Exchange) => {
+    const { method, path, key } = ex.request;
+    if (["GET", "HEAD", "OPTIONS", "TRACE"].includes(method.toUpperCase()) || !accountOf(key)) return;
+    if (ex.response.status < 200 || ex.response.status >= 300) return;
+    writes.push(`${method} ${path.slice(0, 120)} (${ex.operation}, as ${loginVariable((key ?? "valid") as Account)})`);
+    if (writes.length > 5) writes.shift();
+  };
+
   const send = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, false);
   const resend = (spec: RequestSpec): Promise<Exchange> => sendOnce(spec, true);
-  const sendOnce = async (spec: RequestSpec, renewed: boolean): Promise<Exchange> => {
+  const sendForSecret = async (spec: RequestSpec, find: (json: unknown) => string | undefined) => {
+    const found: { secret?: string } = {};
+    const exchange = await sendOnce(spec, false, (outcome) => {
+      found.secret = secretIn(outcome, find);
+    });
+    return { exchange, secret: found.secret };
+  };
+  const sendOnce = async (
+    spec: RequestSpec,
+    renewed: boolean,
+    beforeRecording?: (outcome: Outcome) => void,
+  ): Promise<Exchange> => {
     const stop = gate.stopped();
     if (stop) throw new NotSent(stop);
-    const account = accountOf(spec.key);
+    // The account whose credential the request carries: none for an operation that takes no credential (a login's
+    // 401 to a wrong password says nothing of the run's own token).
+    const account = rules.auth(spec.operation).kind === "placed" ? accountOf(spec.key) : undefined;
+    if (account && credentials.isLost(account)) throw new CredentialsLost(credentials.lostText(account));
     const carried = account ? credentials.of(account)?.secret : undefined;
     let built: BuiltRequest;
     try {
@@ -289,6 +345,7 @@ export function createTarget(
       } finally {
         gate.settle(ticket);
       }
+      beforeRecording?.(outcome);
       const response = recordedResponse(outcome, settings.maxBodyBytes, Date.now() - started, scrubber);
       const outage = await verdict;
       exchange = {
@@ -304,6 +361,7 @@ export function createTarget(
     // is now refused has expired, so the account logs in again once and the request goes again.
     // How the credential the request carried was answered (one renewed meanwhile says nothing of the new one).
     if (account && carried === credentials.of(account)?.secret) credentials.answered(account, exchange.response.status);
+    noteWrite(exchange);
     if (
       account &&
       exchange.response.status === 401 &&
@@ -311,6 +369,17 @@ export function createTarget(
       (await credentials.renewAfterRefusal(account, carried))
     )
       return resend(spec);
+    // Refused, and logging in again failed: the first request to find out reports the loss; the others stop.
+    const lost = account && exchange.response.status === 401 ? credentials.lost(account) : undefined;
+    if (lost && !lost.first) throw new CredentialsLost(credentials.lostText(account!));
+    if (lost)
+      return {
+        ...exchange,
+        response: {
+          ...exchange.response,
+          credentialsLost: { account: loginVariable(account!), why: lost.why, changedBy: [...writes].reverse() },
+        },
+      };
     return exchange;
   };
   return {
@@ -319,6 +388,7 @@ export function createTarget(
     scrubber,
     credentials,
     send,
+    sendForSecret,
     requestsSent: () => gate.sent(),
     stopped: () => gate.stopped()?.text,
   };

@@ -91,6 +91,8 @@ export interface SecurityEntry {
   httpScheme?: string;
   /** For oauth2 schemes: the token URL of each flow that has one (password, clientCredentials), as written. */
   tokenUrls?: { password?: string; clientCredentials?: string };
+  /** The scheme's description, as written (it may say how the credential is written: `Token <jwt>`). */
+  description?: string;
 }
 
 /** One operation of the document. */
@@ -258,6 +260,7 @@ function securityEntries(doc: OpenApiDocument, requirements: unknown): SecurityE
         ...(typeof s.name === "string" ? { name: s.name } : {}),
         ...(typeof s.scheme === "string" ? { httpScheme: s.scheme.toLowerCase() } : {}),
         ...tokenUrlsOf(s.flows),
+        ...(typeof s.description === "string" && s.description ? { description: s.description } : {}),
       };
     }),
   );

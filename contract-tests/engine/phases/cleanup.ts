@@ -59,8 +59,8 @@ async function cleanup(ctx: ScenarioContext): Promise<Outcome> {
   for (const r of created.filter((x) => x.alive)) {
     const account =
       accounts && r.family === accounts.family && ownDelete
-        ? (accounts.throwaways.find((t) => t.username === r.value && t.alive)?.account ??
-          (await accounts.adopt(r.created)))
+        ? (accounts.throwaways.find((t) => (t.username === r.value || t.registeredAs === r.value) && t.alive)
+            ?.account ?? (await accounts.adopt(r.created)))
         : undefined;
     if (account && ownDelete) {
       const ex = await ctx.send(

@@ -44,10 +44,10 @@ const IMPLEMENTATIONS: Readonly<Record<PhaseId, Phase>> = {
 };
 
 /** Whether the run has what a phase needs; the first need it lacks, as the reason its scenarios are skipped. */
-function unmet(settings: Settings, list: readonly Need[]): SkipReason | undefined {
+function unmet(settings: Settings, list: readonly Need[], registersSecond = false): SkipReason | undefined {
   const has: Record<Need, boolean> = {
     "live-target": settings.kind === "live",
-    "second-account": Boolean(settings.secondApiKey || settings.logins.second),
+    "second-account": Boolean(settings.secondApiKey || settings.logins.second) || registersSecond,
     // Resource phases are planned only for families a create produces.
     producer: true,
   };
@@ -64,7 +64,7 @@ export function planScenarios(input: PlanInput): Scenario[] {
   const last: Scenario[] = [];
   for (const row of PHASES) {
     const phase = IMPLEMENTATIONS[row.id];
-    const reasonOf = unmet(input.settings, row.needs);
+    const reasonOf = unmet(input.settings, row.needs, input.registersSecond);
     const made =
       "forOperation" in phase ? input.operations.flatMap((op) => phase.forOperation(input, op)) : phase.forRun(input);
     const scenarios = reasonOf ? made.map((s) => ({ ...s, skip: s.skip ?? reasonOf })) : made;

@@ -16,6 +16,8 @@ export interface PlanInput {
   settings: Settings;
   /** The operations this run selected, in the run's order. */
   operations: OperationEntry[];
+  /** The run registers its second account itself (engine/accounts.ts): the phases that need one are planned. */
+  registersSecond?: boolean;
   /** The semantic modules' scenarios of an operation (modules sit above the engine; the run passes them in). */
   modules(operationId: string): Scenario[];
 }

@@ -24,6 +24,10 @@ import {
 import { ACCOUNTS, OAUTH_CLIENTS } from "../../fault-server/accounts-store.js";
 import type { ScenarioResult } from "../../model/types.js";
 import { LoginError } from "../../engine/session.js";
+import { Accounts } from "../../engine/accounts.js";
+import { specModel } from "../../model/model.js";
+import { wireRules } from "../../model/wire.js";
+import { createTarget } from "../../transport/target.js";
 import { cleanUp, tempDir } from "../support/spawn.js";
 import { errorFindings, errorsOf, findingsPerFault } from "../support/fault-runs.js";
 
@@ -50,13 +54,21 @@ interface Plan {
   auth?: AccountsAuth;
   links?: boolean;
   env?: Record<string, string>;
+  /** Only the first account's user name and password (the run registers its second). */
+  oneAccount?: true;
+  /** A document without its register operation. */
+  noRegister?: true;
 }
 
 const runs = new Map<string, { results: ScenarioResult[]; files: string[]; base: string }>();
 
 async function runPlan(p: Plan): Promise<void> {
   const auth = p.auth ?? "bearer-login";
-  const spec = writeAccountsDocument(join(dir, p.name.replace(/\W+/g, "-")), { links: p.links ?? true, auth });
+  const spec = writeAccountsDocument(join(dir, p.name.replace(/\W+/g, "-")), {
+    links: p.links ?? true,
+    auth,
+    ...(p.noRegister ? { register: false } : {}),
+  });
   const base = server.flavourUrl(auth, ...p.variant);
   const reports = join(dir, "reports", p.name.replace(/\W+/g, "-"));
   const settings = readSettings({
@@ -72,8 +84,12 @@ async function runPlan(p: Plan): Promise<void> {
       : {
           CONTRACT_USERNAME: ACCOUNTS.first.username,
           CONTRACT_PASSWORD: ACCOUNTS.first.password,
-          CONTRACT_SECOND_USERNAME: ACCOUNTS.second.username,
-          CONTRACT_SECOND_PASSWORD: ACCOUNTS.second.password,
+          ...(p.oneAccount
+            ? {}
+            : {
+                CONTRACT_SECOND_USERNAME: ACCOUNTS.second.username,
+                CONTRACT_SECOND_PASSWORD: ACCOUNTS.second.password,
+              }),
         }),
     CONTRACT_REPORTS_DIR: reports,
     CONTRACT_BASELINE: join(dir, "no-baseline.json"),
@@ -105,6 +121,45 @@ const PLANS: Plan[] = [
   },
   { name: "tokens that expire", variant: ["lenient-token-expiry"], env: { CONTRACT_PHASES: "examples,positive,auth" } },
   { name: "403 where 403 is documented", variant: ["lenient-403-without-token"], env: { CONTRACT_PHASES: "auth" } },
+  // Two logins within a second get the same token (and a non-admin's delete of a user, a 401, makes the run log in
+  // again): the run must send it as it is, never the reports' mask. Under the default workers, three times over.
+  ...["examples", "positive", "examples,auth"].map(
+    (phases, i): Plan => ({
+      name: `tokens the same within a second ${i + 1}`,
+      variant: ["lenient-second-tokens"],
+      env: { CONTRACT_PHASES: phases, CONTRACT_SEED: String(7 + i) },
+    }),
+  ),
+  // An apiKey Authorization header whose description shows `Token <token>`: sent so (the server refuses it bare).
+  { name: "conforming, a Token prefix", variant: [], auth: "token-login", env: { CONTRACT_PHASES: "examples,auth" } },
+  // Someone else changes the first account's password mid-run: the run loses it, and says so once.
+  {
+    name: "the login account revoked mid-run",
+    variant: ["lenient-login-revoked"],
+    env: { CONTRACT_PHASES: "examples,positive,negative" },
+  },
+  // One account given: the run registers its second for the isolation and authorization phases.
+  {
+    name: "conforming, one account",
+    variant: [],
+    oneAccount: true,
+    auth: "oauth2-password",
+    env: { CONTRACT_PHASES: "isolation,authorization" },
+  },
+  {
+    name: "conforming, one account, no register",
+    variant: [],
+    oneAccount: true,
+    noRegister: true,
+    links: false,
+    env: { CONTRACT_PHASES: "positive,isolation,authorization" },
+  },
+  {
+    name: "foreign-book-read, one account",
+    variant: ["foreign-book-read", "foreign-order-delete"],
+    oneAccount: true,
+    env: { CONTRACT_PHASES: "authorization" },
+  },
   ...(Object.keys(ACCOUNTS_FAULTS) as AccountsFault[]).map((fault) => ({
     name: fault,
     variant: [fault] as AccountsVariant[],
@@ -179,6 +234,69 @@ describe("a run given two accounts' user names and passwords", () => {
     expect(logins).toBeGreaterThan(2);
   });
 
+  it("sends every request with its own token, never the reports' mask, and leaves its login accounts as they were", () => {
+    for (const [name, { base }] of runs) expect(server.masked(base), `${name}: requests carrying ***`).toBe(0);
+    for (const name of ["conforming", "conforming without links, an API key from a login"]) {
+      const { base } = runs.get(name)!;
+      // Read back: the login accounts' names, e-mails, passwords and roles are what they were before the run.
+      expect(server.seeded(base), name).toEqual(
+        Object.entries(ACCOUNTS).map(([role, a]) => ({ ...a, admin: role === "admin" })),
+      );
+    }
+    for (const i of [1, 2, 3]) {
+      const { results, base } = runs.get(`tokens the same within a second ${i}`)!;
+      expect(errorsOf(results), `run ${i}`).toEqual([]);
+      expect(server.requests(base).filter((r) => r === "POST /users/login").length).toBeGreaterThan(2);
+    }
+  });
+
+  it("sends the credential after the prefix the scheme's description shows (`Token <jwt>`)", () => {
+    const { results } = runs.get("conforming, a Token prefix")!;
+    expect(errorsOf(results)).toEqual([]);
+    // The credentialed reads were answered (a bare token is refused with a 401, a warning only).
+    const statuses = (id: string) => results.find((r) => r.id === id)?.answered?.[id.split("/")[0]!] ?? [];
+    for (const id of ["listBooks/examples", "listUsers/examples", "listItems/examples"])
+      expect(statuses(id), id).toEqual([200]);
+  });
+
+  it("says once that it lost its login account mid-run, and stops what needed it instead of an error per request", () => {
+    const { results, files } = runs.get("the login account revoked mid-run")!;
+    expect(errorsOf(results)).toEqual([]);
+    const lost = results.flatMap((r) => r.findings.filter((f) => f.check === "credentials_lost"));
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.title).toMatch(/lost the account \$CONTRACT_USERNAME/);
+    expect(lost[0]!.received).toMatch(/logging in through loginUser failed: status 401/);
+    // No refusal of the lost credential judged on its own: the scenarios that needed it stopped.
+    const refused = results.flatMap((r) =>
+      r.findings.filter((f) => f.check !== "credentials_lost" && /no longer exists/.test(f.received ?? "")),
+    );
+    expect(refused.length).toBeLessThan(3);
+    const cut = results.filter((r) => r.skip?.kind === "cut" && r.skip.by === "credentials");
+    expect(cut.length).toBeGreaterThan(3);
+    // The text report says so on its first lines.
+    const text = files.find((f) => f.startsWith("Contract report"))!;
+    expect(text.split("\n").slice(0, 3).join("\n")).toMatch(/!! The run lost the account \$CONTRACT_USERNAME/);
+  });
+
+  it("registers a second account when none is given, for the isolation and authorization phases, and says so", () => {
+    const { results, base } = runs.get("conforming, one account")!;
+    expect(errorsOf(results)).toEqual([]);
+    expect(results.filter((r) => /another account/.test(r.skipReason ?? "")).map((r) => r.id)).toEqual([]);
+    expect(results.filter((r) => r.phase === "authorization" && r.status === "passed").length).toBeGreaterThan(1);
+    expect(results.flatMap((r) => r.notes ?? []).filter((n) => /no second account was given/.test(n))).toHaveLength(1);
+    // The registered second account is deleted at the end, like every throwaway account.
+    expect(server.holds(base)).toEqual(SEEDED);
+    // Without a register operation, the phases that need a second account are skipped, saying why; no error.
+    const alone = runs.get("conforming, one account, no register")!;
+    expect(errorsOf(alone.results)).toEqual([]);
+    expect(alone.results.filter((r) => /another account/.test(r.skipReason ?? "")).length).toBeGreaterThan(0);
+    expect(server.seeded(alone.base)).toEqual(
+      Object.entries(ACCOUNTS).map(([role, a]) => ({ ...a, admin: role === "admin" })),
+    );
+    const faulty = runs.get("foreign-book-read, one account")!;
+    expect(errorsOf(faulty.results)).toEqual(["account_isolation", "foreign_write"]);
+  });
+
   it("never writes a password or a token it got into a report", () => {
     for (const [name, { files }] of runs)
       for (const text of files) {
@@ -231,4 +349,43 @@ describe("each planted fault of the accounts server", () => {
         `${fault}: no other error`,
       ).toEqual([]);
     });
+});
+
+describe("a request that names a login account", () => {
+  it("goes as a throwaway account when it may change data, addressed to it; a read or the login goes as it is", () => {
+    const spec = writeAccountsDocument(join(dir, "names"), { links: true });
+    const settings = readSettings({
+      CONTRACT_SPEC: spec,
+      CONTRACT_BASE_URL: "http://127.0.0.1:9/variant/conforming",
+      CONTRACT_USERNAME: ACCOUNTS.first.username,
+      CONTRACT_PASSWORD: ACCOUNTS.first.password,
+    });
+    const model = specModel(spec);
+    const accounts = new Accounts(model.forRequests, settings, createTarget(settings, wireRules(model.operations)));
+    const grant = {
+      operation: "grantRole",
+      method: "POST",
+      path: "/teams/1/members",
+      json: { members: [{ user: { name: ACCOUNTS.first.username }, role: "owner" }], note: "alice's" },
+    };
+    expect(accounts.namesLogin(grant)).toBe(true);
+    expect(accounts.readdressed(grant, "cs-throwaway").json).toEqual({
+      members: [{ user: { name: "cs-throwaway" }, role: "owner" }],
+      note: "alice's",
+    });
+    const byPath = { operation: "x", method: "PATCH", path: "/users/alice", pathParams: { username: "alice" } };
+    expect(accounts.namesLogin(byPath)).toBe(true);
+    expect(accounts.readdressed(byPath, "cs-throwaway").pathParams).toEqual({ username: "cs-throwaway" });
+    expect(accounts.namesLogin({ ...byPath, method: "GET" })).toBe(false);
+    const form = {
+      ...byPath,
+      pathParams: {},
+      rawBody: "user=alice&x=1",
+      contentType: "application/x-www-form-urlencoded",
+    };
+    expect(accounts.namesLogin(form)).toBe(true);
+    expect(accounts.readdressed(form, "cs-throwaway").rawBody).toBe("user=cs-throwaway&x=1");
+    expect(accounts.namesLogin({ ...grant, operation: "loginUser" })).toBe(false);
+    expect(accounts.namesLogin({ ...grant, json: { members: [{ user: { name: "bob" } }] } })).toBe(false);
+  });
 });
