@@ -142,7 +142,10 @@ export function formatSarif(report: RunReport, cwd = process.cwd()): Log {
       ],
       // The baseline's key: the same failure keeps its fingerprint from run to run.
       partialFingerprints: {
-        "contractFinding/v1": createHash("sha256").update(findingKeys(f)[0] ?? "").digest("hex").slice(0, 32),
+        "contractFinding/v1": createHash("sha256")
+          .update(findingKeys(f)[0] ?? "")
+          .digest("hex")
+          .slice(0, 32),
       },
       ...((f.count ?? 1) > 1 ? { occurrenceCount: f.count } : {}),
       ...(accepted
