@@ -485,6 +485,8 @@ describe("the lifecycle", () => {
         "reports/contract-report.json",
         "reports/contract-junit.xml",
         "reports/contract-summary.md",
+        "reports/contract-report.sarif",
+        "reports/contract-exchanges.har",
       ]);
       expect(upload?.with?.overwrite, "a re-run of the job must not fail on the first attempt's artifact").toBe(true);
       const summary = job.steps[stepRunning(job, GLUE_LINES[1]!)];
