@@ -18,7 +18,8 @@ import type { RequestSpec } from "../transport/target.js";
 import { dotSegmentIn } from "../transport/boundary.js";
 import { jsonType, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
-import { freshIdentifiers, referencedMembers } from "./body-values.js";
+import { freshIdentifiers, freshUnique, referencedMembers, referencedValue } from "./body-values.js";
+import { setAt } from "../model/members.js";
 import { bucketOf, emptyValues, exampleProblem, expandPath, toRequest, wireLoss, type Values } from "./requests.js";
 import { aliveOf, isAlive, isDeleted, producersOf, type Resource } from "./resources.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -206,10 +207,22 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
       if (alive) own[p.name] = alive.value;
     }
   const values = baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
-  if (isSkip(values) || ctx.settings.kind !== "live" || !isMapping(values.body?.value)) return values;
-  // A body member that refers to another resource (an order's item_id) takes an identifier an answer named, and an
-  // identifier the client chooses (a title, a user name) a fresh one: the document's example is taken already.
-  values.body = { value: { ...values.body!.value, ...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op) } };
+  if (isSkip(values) || ctx.settings.kind !== "live") return values;
+  // A query parameter that refers to another resource (`customerId`) and is sent takes an identifier an answer named.
+  for (const r of references(ctx.model, ctx.settings.inferLinks))
+    if (r.link.operationId === op.operationId && r.in === "query" && Object.hasOwn(values.query, r.member)) {
+      const value = referencedValue(ctx, r);
+      if (value !== undefined) values.query[r.member] = r.list ? [value] : value;
+    }
+  if (!isMapping(values.body?.value)) return values;
+  // A body member that refers to another resource (an order's item_id, at any depth: `items[].menu_item_id`) takes
+  // an identifier an answer named, and an identifier the client chooses (a title, a user name) a fresh one: the
+  // document's example is taken already.
+  let body: unknown = values.body!.value;
+  for (const { path, value } of [...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op)])
+    body = setAt(body, path, value);
+  // The other members a server may keep unique (a title, an e-mail, a phone number) fresh in every create too.
+  values.body = { value: freshUnique(ctx, op, body, true) };
   return values;
 }
 
@@ -289,6 +302,15 @@ export async function prepared(
   const accounts = ctx.state.accounts;
   if (ctx.settings.kind !== "live" || !ctx.model.has(out.operation)) return out;
   const op = ctx.model.operation(out.operation);
+  // A valid create never repeats a value the server may keep unique that the run already sent (see freshUnique).
+  if (
+    (intent === undefined || intent === "acceptance" || intent === "conforming") &&
+    out.json !== undefined &&
+    out.rawBody === undefined
+  ) {
+    const json = freshUnique(ctx, op, out.json);
+    if (json !== out.json) out = { ...out, json };
+  }
   const mine = out.key === undefined || out.key === "valid";
   if (mine && out.pathParams)
     for (const [name, value] of Object.entries(out.pathParams)) {
