@@ -22,7 +22,7 @@ import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
 import type { Account } from "../transport/credentials.js";
 import type { Target } from "../transport/target.js";
-import { firstValidMember } from "./body-values.js";
+import { firstValidMember, freshUnique } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
 import { LoginError, loginPlan, loginRequest, secretOf, type LoginPlan } from "./session.js";
@@ -164,7 +164,8 @@ export class Accounts implements AccountBook {
     const account: Account = `account-${n}`;
     // The password is the suite's own test data (not a secret of the user's): its token is what gets scrubbed.
     const body = isMapping(base.body?.value) ? base.body.value : {};
-    base.body = { value: withCredentials(body, register, username, password) };
+    // Its other members a server may keep unique (an e-mail) fresh too: the document's example is taken already.
+    base.body = { value: withCredentials(freshUnique(ctx, op, body, true), register, username, password) };
     const registered = await ctx.send(
       { ...toRequest(op, base), key: "none" },
       { cause: `registering the throwaway account ${n}` },

@@ -217,6 +217,11 @@ export function withReferences(ctx: ScenarioContext, op: OperationEntry, body: u
   return out;
 }
 
+/** Names an inferred reference the run followed among the scenario's notes, as an inferred link is (once). */
+export function noteReference(ctx: ScenarioContext, name: string): void {
+  if (!ctx.verdict.notes.includes(name)) ctx.verdict.notes.push(name);
+}
+
 /** Identifiers for the body members of `op` that refer to a resource, from the answers that named such ones. */
 export function referencedMembers(
   ctx: ScenarioContext,
@@ -231,7 +236,9 @@ export function referencedMembers(
     )
       continue;
     const value = referencedValue(ctx, r);
-    if (value !== undefined) out.push({ path: r.path, value });
+    if (value === undefined) continue;
+    out.push({ path: r.path, value: r.list ? [value] : value });
+    noteReference(ctx, r.link.name);
   }
   return out;
 }

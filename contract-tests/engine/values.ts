@@ -18,7 +18,7 @@ import type { RequestSpec } from "../transport/target.js";
 import { dotSegmentIn } from "../transport/boundary.js";
 import { jsonType, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
-import { freshIdentifiers, freshUnique, referencedMembers, referencedValue } from "./body-values.js";
+import { freshIdentifiers, freshUnique, noteReference, referencedMembers, referencedValue } from "./body-values.js";
 import { setAt } from "../model/members.js";
 import { bucketOf, emptyValues, exampleProblem, expandPath, toRequest, wireLoss, type Values } from "./requests.js";
 import { aliveOf, isAlive, isDeleted, producersOf, type Resource } from "./resources.js";
@@ -212,7 +212,9 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
   for (const r of references(ctx.model, ctx.settings.inferLinks))
     if (r.link.operationId === op.operationId && r.in === "query" && Object.hasOwn(values.query, r.member)) {
       const value = referencedValue(ctx, r);
-      if (value !== undefined) values.query[r.member] = r.list ? [value] : value;
+      if (value === undefined) continue;
+      values.query[r.member] = r.list ? [value] : value;
+      noteReference(ctx, r.link.name);
     }
   if (!isMapping(values.body?.value)) return values;
   // A body member that refers to another resource (an order's item_id, at any depth: `items[].menu_item_id`) takes

@@ -46,6 +46,9 @@ export const CRUD_LENIENT = {
   "lenient-refuses-unknown":
     "a write whose body has a member its request schema does not list (an owner, an updatedAt) is refused with " +
     "the documented 400 (the schemas neither allow nor forbid other members)",
+  "unique-title":
+    "a create whose title a post already has is refused with the documented 400 (the document says nothing of " +
+    "uniqueness: a client that sends a title twice is refused the second time, its own doing and no finding)",
 } as const;
 
 /** A variant of the CRUD server: a planted fault or a lenient freedom. */
@@ -189,6 +192,9 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
     if (method === "POST") {
       const why = invalid(body, false);
       if (why) return message(400, why);
+      const title = (body as Record<string, unknown>).title;
+      if (faults.has("unique-title") && [...store.posts.values()].some((p) => p.title === title))
+        return message(400, "a post already has this title");
       const planted = stringFailure(body as Record<string, unknown>, faults);
       if (planted) return planted;
       const b = storedTexts(body as Record<string, unknown>, faults);
