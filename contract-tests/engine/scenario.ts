@@ -14,6 +14,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { PhaseId } from "../model/phases.js";
 import type { Outcome, SkipReason } from "../model/skip.js";
 import { fromWire } from "../model/wire-values.js";
+import { madeUpReference } from "./made-up.js";
 import { wireLoss } from "./requests.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -137,7 +138,10 @@ export class Verdict {
         ? (this.model.requestDoubts.get(ex.operation) ??
           emptyRequiredBody(this.model, ex) ??
           bodyNotCarried(this.model.forRequests, ex) ??
-          parameterNotCarried(this.model.forRequests, ex))
+          parameterNotCarried(this.model.forRequests, ex) ??
+          (this.settings.kind === "live"
+            ? madeUpReference(this.model, this.settings.inferLinks, this.state.successes, ex)
+            : undefined))
         : undefined);
     const full: CheckContext = {
       intent: "acceptance",

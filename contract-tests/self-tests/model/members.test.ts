@@ -7,11 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { madeUpReference } from "../../engine/made-up.js";
 import { writeAccountsDocument } from "../../fault-server/accounts-document.js";
 import { loginOperation, registerOperation } from "../../model/accounts.js";
 import { bodyMembers, EACH, MAX_DEPTH, memberAt, setAt, valuesAt } from "../../model/members.js";
 import { specModel } from "../../model/model.js";
 import { references } from "../../model/references.js";
+import type { Exchange } from "../../model/types.js";
 import { cleanUp, tempDir } from "../support/spawn.js";
 
 afterAll(() => cleanUp());
@@ -180,5 +182,28 @@ describe("references at any depth", () => {
     const tags = references(model, true).find((r) => r.member === "order.tag_ids")!;
     expect(tags.list).toBe(true);
     expect(references(model, false)).toEqual([]);
+  });
+});
+
+describe("a made-up identifier on a live target", () => {
+  const model = restaurant();
+  const exchange = (operation: string, status: number, json: unknown, query: Record<string, string> = {}) =>
+    ({ operation, request: { json, query }, response: { status, json } }) as unknown as Exchange;
+  const menu = new Map([["listMenu", [exchange("listMenu", 200, [{ id: 3 }, { id: 5 }])]]]);
+  const order = (id: number) => ({ order: { items: [{ menu_item_id: 3 }, { menu_item_id: id }] } });
+
+  it("puts a refusal in doubt where a reference carries a value no answer named, naming the member", () => {
+    expect(madeUpReference(model, true, menu, exchange("createOrder", 404, order(41)))).toMatch(
+      /names 41 in the body member order\.items\[\]\.menu_item_id, an identifier the suite made up/,
+    );
+    expect(madeUpReference(model, true, new Map(), exchange("listOrders", 422, {}, { customerId: "9" }))).toMatch(
+      /query parameter customerId/,
+    );
+  });
+
+  it("leaves a refusal of identifiers the run read (any item of the listing), and any success, to the checks", () => {
+    expect(madeUpReference(model, true, menu, exchange("createOrder", 404, order(5)))).toBeUndefined();
+    expect(madeUpReference(model, true, menu, exchange("createOrder", 201, order(41)))).toBeUndefined();
+    expect(madeUpReference(model, false, menu, exchange("createOrder", 404, order(41)))).toBeUndefined();
   });
 });
