@@ -32,6 +32,8 @@ export const CRUD_FAULTS = {
   "quote-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
   "nul-500": { phases: ["hostile"], catchers: ["not_a_server_error", "status_code_conformance"] },
   "template-evaluated": { phases: ["hostile"], catchers: ["hostile_input"] },
+  // The document marks only title required; the server refuses a create without body and tags (400).
+  "create-requires-every-member": { phases: ["lifecycle"], catchers: ["positive_data_acceptance"] },
   "quote-breaks-json": { phases: ["hostile"], catchers: ["content_type_conformance"] },
   "html-escaped": { phases: ["hostile"], catchers: ["hostile_input"] },
   "nul-truncated": { phases: ["hostile"], catchers: ["hostile_input"] },
@@ -192,6 +194,8 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
     if (method === "POST") {
       const why = invalid(body, false);
       if (why) return message(400, why);
+      if (faults.has("create-requires-every-member") && ["body", "tags"].some((k) => !Object.hasOwn(body as object, k)))
+        return message(400, "body and tags are required");
       const title = (body as Record<string, unknown>).title;
       if (faults.has("unique-title") && [...store.posts.values()].some((p) => p.title === title))
         return message(400, "a post already has this title");

@@ -105,6 +105,16 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
     expect(errors).toContain(catchers[0]);
   });
 
+  it("tries a refused create with every member set before the lifecycle gives up on it", () => {
+    const { results } = runs.get(`${doc}: create-requires-every-member`)!;
+    const lifecycle = results.filter((r) => r.phase === "lifecycle");
+    expect(lifecycle.length).toBeGreaterThan(0);
+    expect(lifecycle.filter((r) => r.status !== "passed" && r.status !== "failed").map((r) => r.skipReason)).toEqual(
+      [],
+    );
+    expect(lifecycle.some((r) => r.exchanges > 2)).toBe(true);
+  });
+
   it("deletes at the end what it created, and says so", () => {
     const { results } = runs.get(`${doc}: conforming`)!;
     expect(server.posts()).toEqual([]);

@@ -11,7 +11,7 @@ import { isSkip, reason, type Outcome } from "../../model/skip.js";
 import type { CheckContext } from "../../model/types.js";
 import { cloneValues, toRequest } from "../requests.js";
 import type { ScenarioContext } from "../scenario.js";
-import { base, readyBase } from "../values.js";
+import { base, readyBase, sendCreate } from "../values.js";
 import { writtenMembers } from "../read-back.js";
 import { sameValue } from "../../checks/read-back.js";
 import { type Phase, titleOf } from "./phase.js";
@@ -55,15 +55,19 @@ async function listed(ctx: ScenarioContext, f: Family, id: unknown, createdBy: s
 
 async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
   const create = ctx.model.operation(f.producer.source);
-  const values = await readyBase(ctx, create);
-  if (isSkip(values)) return values;
+  const first = await readyBase(ctx, create);
+  if (isSkip(first)) return first;
   const expr = Object.values(f.producer.link.parameters)[0];
   const at = bodyMember(expr) ?? { object: "", member: "" };
-  // What the create writes that its answer declares: its answer must show it as written (lost_write).
-  const wrote = writtenMembers(ctx, values.body?.value, create, at.object);
-  const created = await ctx.send(toRequest(create, values), {
-    cause: `the create of ${f.family}`,
-    ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
+  // What the create writes that its answer declares: its answer must show it as written (lost_write). A refused
+  // create is tried with the document's example and every member set before the phase gives up (sendCreate).
+  let wrote: Record<string, unknown> = {};
+  const { ex: created, values } = await sendCreate(ctx, create, first, (v) => {
+    wrote = writtenMembers(ctx, v.body?.value, create, at.object);
+    return {
+      cause: `the create of ${f.family}`,
+      ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
+    };
   });
   if (!isSuccess(created))
     return reason("step-failed", `the create ${create.operationId} answered status ${created.response.status}`);
