@@ -305,6 +305,24 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
               inferred(source, r.status, "header `Location`", `$response.header.Location#${LAST_SEGMENT}`, target, p),
             );
       }
+      // An operation that only reads takes an identifier not named `id` (a slug, a user name) from any listing
+      // that holds a member of its name at some depth (`articles[].author.username` for `/profiles/{username}`).
+      const found = out.some(
+        (l) =>
+          l.link.operationId === target.operationId &&
+          Object.keys(l.link.parameters).some((k) => linkParameter(target, k) === p),
+      );
+      if (!target.safe || p.name === "id" || found) continue;
+      for (const source of doc.operations) {
+        if (source === target || source.method !== "GET" || source.path.includes("{")) continue;
+        if (source.path === collection) continue;
+        for (const r of bodySchemas(doc, source)) {
+          const path = memberPath(doc, r.schema, r.pointer, [p.name], param, true);
+          if (!path) continue;
+          const shown = path.map((s) => (s === "0" ? "*" : s)).join("/");
+          out.push(inferred(source, r.status, `body \`${shown}\``, `$response.body#${toPointer(path)}`, target, p));
+        }
+      }
     }
   return out;
 }

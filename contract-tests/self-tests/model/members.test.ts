@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { madeUpReference } from "../../engine/made-up.js";
 import { writeAccountsDocument } from "../../fault-server/accounts-document.js";
 import { loginOperation, registerOperation } from "../../model/accounts.js";
+import { linksTo } from "../../model/links.js";
 import { bodyMembers, EACH, MAX_DEPTH, memberAt, setAt, valuesAt } from "../../model/members.js";
 import { specModel } from "../../model/model.js";
 import { references } from "../../model/references.js";
@@ -205,5 +206,35 @@ describe("a made-up identifier on a live target", () => {
     expect(madeUpReference(model, true, menu, exchange("createOrder", 404, order(5)))).toBeUndefined();
     expect(madeUpReference(model, true, menu, exchange("createOrder", 201, order(41)))).toBeUndefined();
     expect(madeUpReference(model, false, menu, exchange("createOrder", 404, order(41)))).toBeUndefined();
+  });
+});
+
+describe("identifiers not named id, at any depth of a listing", () => {
+  it("feed an operation that only reads (a user name inside each article's author), never one that writes", () => {
+    const profile = { type: "object", properties: { username: { type: "string" } } };
+    const article = { type: "object", properties: { slug: { type: "string" }, author: profile } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/articles": {
+          get: {
+            operationId: "listArticles",
+            responses: { "200": ok({ type: "object", properties: { articles: { type: "array", items: article } } }) },
+          },
+        },
+        "/profiles/{username}": {
+          parameters: [{ name: "username", in: "path", required: true, schema: { type: "string" } }],
+          get: { operationId: "getProfile", responses: { "200": ok(profile) } },
+          delete: { operationId: "unfollow", responses: { "200": ok(profile) } },
+        },
+      },
+    };
+    const path = join(tempDir("members-"), "blog.json");
+    writeFileSync(path, JSON.stringify(doc));
+    const model = specModel(path);
+    const names = linksTo(model, true, "getProfile").map((l) => l.link.name);
+    expect(names.join("\n")).toMatch(/listArticles.*articles\/\*\/author\/username.*getProfile/);
+    expect(linksTo(model, true, "unfollow")).toEqual([]);
   });
 });
