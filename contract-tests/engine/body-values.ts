@@ -43,12 +43,6 @@ export function chosenPath(ctx: ScenarioContext, op: OperationEntry, expr: unkno
     : undefined;
 }
 
-/** {@link chosenPath} where the member is at the body's top level: its name. */
-export function chosenMember(ctx: ScenarioContext, op: OperationEntry, expr: unknown): string | undefined {
-  const member = chosenPath(ctx, op, expr);
-  return member?.path.length === 1 ? member.name : undefined;
-}
-
 /**
  * The first of `candidates`, else of `count` values generated from the seed, that `accept` takes and the schema of
  * the body member `member` accepts; undefined when none is.
@@ -131,7 +125,7 @@ const UNIQUE_NAMES =
   /^(.*title|.*name|login|handle|e?mail|emailaddress|phone|phonenumber|mobile|telephone|tel|slug|sku|isbn|code)$/;
 
 /** The members of a create's body the server may keep unique (see UNIQUE_NAMES; strings outside arrays). */
-export function uniqueMembers(ctx: ScenarioContext, op: OperationEntry): BodyMember[] {
+function uniqueMembers(ctx: ScenarioContext, op: OperationEntry): BodyMember[] {
   const pointer = planOf(op).body?.pointer;
   if (op.method !== "POST" || !pointer) return [];
   return bodyMembers(ctx.model, pointer).filter(

@@ -44,7 +44,7 @@ export interface SchemaReader {
 }
 
 /** `path` as a report shows it: `user.email`, `items[].menu_item_id`. */
-export const shownPath = (path: readonly string[]): string =>
+const shownPath = (path: readonly string[]): string =>
   path.reduce((out, step) => (step === EACH ? `${out}[]` : out ? `${out}.${step}` : step), "");
 
 type Branch = { schema: any; pointer: string };
@@ -145,13 +145,6 @@ export function typesOfMember(doc: SchemaReader, member: Pick<BodyMember, "schem
   );
   return [...new Set(types.map(String))];
 }
-
-/** True when a member holds a scalar (a string, a number, an integer or a boolean), or says nothing of its type. */
-export const isScalarMember = (doc: SchemaReader, member: Pick<BodyMember, "schema" | "pointer">): boolean => {
-  const types = typesOfMember(doc, member);
-  if (types.length === 0) return !member.schema?.properties && member.schema?.items === undefined;
-  return types.some((t) => t === "string" || t === "integer" || t === "number" || t === "boolean");
-};
 
 /** Every value of `body` at `path` (an array's items fanned out); none where the body has nothing there. */
 export function valuesAt(body: unknown, path: readonly string[]): unknown[] {
