@@ -141,6 +141,12 @@ const PLANS: Plan[] = [
     env: { CONTRACT_PHASES: "positive" },
   },
   {
+    name: "enveloped, server-owned members taken from inside the envelope",
+    variant: ["enveloped", "owner-from-body", "register-admin"],
+    envelope: true,
+    env: { CONTRACT_PHASES: "owned-members" },
+  },
+  {
     name: "e-mails kept unique",
     variant: ["unique-email"],
     env: { CONTRACT_PHASES: "positive,owned-members,lifecycle" },
@@ -206,6 +212,19 @@ describe("a run given two accounts' user names and passwords", () => {
     const errors = errorsOf(runs.get("enveloped, an order behind a real item answers a broken 422")!.results);
     expect(errors).toContain("response_schema_conformance");
     expect(errors.filter((c) => c !== "response_schema_conformance" && c !== "positive_data_acceptance")).toEqual([]);
+  });
+
+  it("sends the members a server owns inside the envelope the writes wrap the resource in", () => {
+    const { results } = runs.get("enveloped, server-owned members taken from inside the envelope")!;
+    const errors = errorsOf(results);
+    expect(errors).toContain("server_owned_member");
+    expect(errors.filter((c) => c !== "server_owned_member")).toEqual([]);
+    const found = results.flatMap((r) => (r.findings ?? []).map((f) => `${r.operation}: ${f.title}`));
+    for (const op of ["createBook", "createOrder", "registerUser"])
+      expect(
+        found.some((f) => f.startsWith(`${op}: Server-owned member`)),
+        op,
+      ).toBe(true);
   });
 
   it("sends a fresh e-mail in every register where the server keeps e-mails unique: no finding of its own doing", () => {
