@@ -8,17 +8,9 @@ import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
 import { loginOperation } from "../model/accounts.js";
 import { evaluate, linksFrom } from "../model/links.js";
-import {
-  type BodyMember,
-  bodyMembers,
-  EACH,
-  memberAt,
-  pathOfPointer,
-  setAt,
-  typesOfMember,
-  valuesAt,
-} from "../model/members.js";
+import { type BodyMember, bodyMembers, EACH, memberAt, pathOfPointer, setAt, valuesAt } from "../model/members.js";
 import { type Reference, references } from "../model/references.js";
+import { uniqueMembers } from "./made-up.js";
 import { validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -120,25 +112,6 @@ export function freshIdentifiers(
   return out;
 }
 
-/** Member names a server commonly keeps unique: titles, names, user names, e-mails, phone numbers, slugs, codes. */
-const UNIQUE_NAMES =
-  /^(.*title|.*name|login|handle|e?mail|emailaddress|phone|phonenumber|mobile|telephone|tel|slug|sku|isbn|code)$/;
-
-/** The members of a create's body the server may keep unique (see UNIQUE_NAMES; strings outside arrays). */
-function uniqueMembers(ctx: ScenarioContext, op: OperationEntry): BodyMember[] {
-  const pointer = planOf(op).body?.pointer;
-  if (op.method !== "POST" || !pointer) return [];
-  return bodyMembers(ctx.model, pointer).filter(
-    (m) =>
-      !m.inArray &&
-      m.schema?.enum === undefined &&
-      m.schema?.const === undefined &&
-      m.schema?.format !== "date-time" &&
-      UNIQUE_NAMES.test(m.name.toLowerCase().replace(/[_-]/g, "")) &&
-      typesOfMember(ctx.model, m).every((t) => t === "string"),
-  );
-}
-
 /**
  * `body` of a create as a live run sends it: each value of a member the server may keep unique (a chosen identifier,
  * a title, a user name, an e-mail, a phone number) that this run already sent in a valid create replaced by a fresh
@@ -149,8 +122,8 @@ export function freshUnique(ctx: ScenarioContext, op: OperationEntry, body: unkn
   const chosen = chosenOf(ctx);
   const sentKey = (m: BodyMember, v: unknown) => `${op.operationId}\u0000${m.shown}\u0000${String(v)}`;
   const members = [
-    ...uniqueMembers(ctx, op),
-    ...freshIdentifiersMembers(ctx, op).filter((m) => !uniqueMembers(ctx, op).includes(m)),
+    ...uniqueMembers(ctx.model, op),
+    ...freshIdentifiersMembers(ctx, op).filter((m) => !uniqueMembers(ctx.model, op).includes(m)),
   ];
   let out: unknown = body;
   for (const m of members)

@@ -4,10 +4,19 @@
  * run had read no such resource, or could not). Its refusal says only that the resource does not exist: it grounds
  * no error, whatever the status (the request is in doubt, as one the suite could not build as promised is).
  */
+import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { Exchange } from "../model/types.js";
 import type { LinkDocument } from "../model/link-document.js";
-import { pathOfPointer, valuesAt } from "../model/members.js";
+import {
+  type BodyMember,
+  bodyMembers,
+  pathOfPointer,
+  type SchemaReader,
+  typesOfMember,
+  valuesAt,
+} from "../model/members.js";
 import { references } from "../model/references.js";
+import { planOf } from "./plan.js";
 
 /** Every identifier an answer of the run named where a reference reads it (any item of a listing). */
 function read(successes: ReadonlyMap<string, readonly Exchange[]>, source: string, expr: unknown): Set<string> {
@@ -47,5 +56,48 @@ export function madeUpReference(
         "that no such resource exists"
       );
   }
+  return undefined;
+}
+
+/** Member names a server commonly keeps unique: titles, names, user names, e-mails, phone numbers, slugs, codes. */
+const UNIQUE_NAMES =
+  /^(.*title|.*name|login|handle|e?mail|emailaddress|phone|phonenumber|mobile|telephone|tel|slug|sku|isbn|code)$/;
+
+/** The members of a create's body the server may keep unique (see UNIQUE_NAMES; strings outside arrays). */
+export function uniqueMembers(doc: SchemaReader, op: OperationEntry): BodyMember[] {
+  const pointer = planOf(op).body?.pointer;
+  if (op.method !== "POST" || !pointer) return [];
+  return bodyMembers(doc, pointer).filter(
+    (m) =>
+      !m.inArray &&
+      m.schema?.enum === undefined &&
+      m.schema?.const === undefined &&
+      m.schema?.format !== "date-time" &&
+      UNIQUE_NAMES.test(m.name.toLowerCase().replace(/[_-]/g, "")) &&
+      typesOfMember(doc, m).every((t) => t === "string"),
+  );
+}
+
+/**
+ * Why a create's refusal (400, 409 or 422) is the run's own doing, or undefined: a member the server may keep unique
+ * carries the value an earlier create of this run that succeeded sent it (`earlier`: the run's successful creates
+ * of the operation; its "already exists" says only that).
+ */
+export function repeatsOwnValue(
+  doc: SchemaReader & { has(id: string): boolean; operation(id: string): OperationEntry },
+  earlier: readonly Exchange[],
+  ex: Exchange,
+): string | undefined {
+  const status = ex.response.status;
+  if ((status !== 400 && status !== 409 && status !== 422) || !doc.has(ex.operation)) return undefined;
+  for (const m of uniqueMembers(doc, doc.operation(ex.operation)))
+    for (const v of valuesAt(ex.request.json, m.path)) {
+      if (typeof v !== "string" || v === "") continue;
+      if (earlier.some((e) => e !== ex && valuesAt(e.request.json, m.path).includes(v)))
+        return (
+          `its member ${m.shown} repeats ${JSON.stringify(v.slice(0, 40))}, which an earlier create of this run ` +
+          "sent and the server accepted: a refusal of a value the run itself created is its own doing"
+        );
+    }
   return undefined;
 }

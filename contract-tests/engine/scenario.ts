@@ -14,7 +14,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { PhaseId } from "../model/phases.js";
 import type { Outcome, SkipReason } from "../model/skip.js";
 import { fromWire } from "../model/wire-values.js";
-import { madeUpReference } from "./made-up.js";
+import { madeUpReference, repeatsOwnValue } from "./made-up.js";
 import { wireLoss } from "./requests.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -126,6 +126,12 @@ export class Verdict {
     return ex;
   }
 
+  /** The successful creates by `operation` this run made (those that named a resource, and the latest others). */
+  private earlierCreates(operation: string): Exchange[] {
+    const made = this.state.resources.created.filter((r) => r.createdBy === operation).map((r) => r.created);
+    return [...made, ...(this.state.successes.get(operation) ?? [])];
+  }
+
   /** Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. */
   only(ex: Exchange, ids: readonly string[], ctx: Partial<Omit<CheckContext, "model">> = {}): CheckContext {
     this.exchanges++;
@@ -140,7 +146,8 @@ export class Verdict {
           bodyNotCarried(this.model.forRequests, ex) ??
           parameterNotCarried(this.model.forRequests, ex) ??
           (this.settings.kind === "live"
-            ? madeUpReference(this.model, this.settings.inferLinks, this.state.successes, ex)
+            ? (madeUpReference(this.model, this.settings.inferLinks, this.state.successes, ex) ??
+              repeatsOwnValue(this.model.forRequests, this.earlierCreates(ex.operation), ex))
             : undefined))
         : undefined);
     const full: CheckContext = {

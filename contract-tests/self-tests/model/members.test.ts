@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { madeUpReference } from "../../engine/made-up.js";
+import { madeUpReference, repeatsOwnValue } from "../../engine/made-up.js";
 import { writeAccountsDocument } from "../../fault-server/accounts-document.js";
 import { loginOperation, registerOperation } from "../../model/accounts.js";
 import { linksTo } from "../../model/links.js";
@@ -236,5 +236,23 @@ describe("identifiers not named id, at any depth of a listing", () => {
     const names = linksTo(model, true, "getProfile").map((l) => l.link.name);
     expect(names.join("\n")).toMatch(/listArticles.*articles\/\*\/author\/username.*getProfile/);
     expect(linksTo(model, true, "unfollow")).toEqual([]);
+  });
+});
+
+describe("a refusal of a value the run itself created", () => {
+  const model = restaurant();
+  const create = (status: number, name: string) =>
+    ({
+      operation: "createCustomer",
+      request: { json: { name }, query: {} },
+      response: { status, json: {} },
+    }) as unknown as Exchange;
+
+  it("is the run's own doing where a member a server may keep unique repeats an earlier create's", () => {
+    const earlier = [create(201, "Ann")];
+    expect(repeatsOwnValue(model.forRequests, earlier, create(409, "Ann"))).toMatch(/member name repeats "Ann"/);
+    expect(repeatsOwnValue(model.forRequests, earlier, create(409, "Bob"))).toBeUndefined();
+    expect(repeatsOwnValue(model.forRequests, earlier, create(500, "Ann"))).toBeUndefined();
+    expect(repeatsOwnValue(model.forRequests, [], create(409, "Ann"))).toBeUndefined();
   });
 });
