@@ -14,13 +14,15 @@ import {
   PASSWORD_NAMES,
   registerOperation,
   type LoginOperation,
+  withCredentials,
 } from "../model/accounts.js";
+import { memberAt, valuesAt } from "../model/members.js";
 import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { Exchange } from "../model/types.js";
 import type { Account } from "../transport/credentials.js";
 import type { RequestSpec, Target } from "../transport/target.js";
-import { firstValidMember } from "./body-values.js";
+import { firstValidMember, freshUnique } from "./body-values.js";
 import { toRequest } from "./requests.js";
 import type { AccountBook, ScenarioContext } from "./scenario.js";
 import { LoginError, loginPlan, loginRequest, secretFrom, tokenIn, tokenPlace, type LoginPlan } from "./session.js";
@@ -222,14 +224,15 @@ export class Accounts implements AccountBook {
     if (isSkip(base)) return base;
     const tag = `${(this.settings.seed % 1_000_000).toString(36)}${Date.now().toString(36).slice(-5)}${n}`;
     if (n > 8) return reason("not-applicable", "the run has ended eight throwaway accounts already");
-    const username = this.#valid(op, register.user, [`cs${tag}`, `contract.suite.${tag}@example.com`, `cs_${tag}`]);
-    const password = this.#valid(op, register.password, [`Cs-${tag}-Pw9!`, `cs${tag}pw9`, tag]);
+    const username = this.#valid(op, register.userPath, [`cs${tag}`, `contract.suite.${tag}@example.com`, `cs_${tag}`]);
+    const password = this.#valid(op, register.passwordPath, [`Cs-${tag}-Pw9!`, `cs${tag}pw9`, tag]);
     if (username === undefined || password === undefined)
       return reason("not-applicable", `no user name or password the register ${op.operationId} accepts could be built`);
     const account: Account = `account-${n}`;
     // The password is the suite's own test data (not a secret of the user's): its token is what gets scrubbed.
     const body = isMapping(base.body?.value) ? base.body.value : {};
-    base.body = { value: { ...body, [register.user]: username, [register.password]: password } };
+    // Its other members a server may keep unique (an e-mail) fresh too: the document's example is taken already.
+    base.body = { value: withCredentials(freshUnique(ctx, op, body, true), register, username, password) };
     const registered = await ctx.send(
       { ...toRequest(op, base), key: "none" },
       {
@@ -277,9 +280,10 @@ export class Accounts implements AccountBook {
     if (ex.operation === this.#register?.operationId || ex.operation === this.#login?.operationId) return;
     // Only a request addressed to the account itself (its path names it, or names no account at all).
     if (!this.#addresses(ex, t.username)) return;
-    const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
-    const password = name ? body[name] : undefined;
-    const user = this.#register ? body[this.#register.user] : undefined;
+    const password = passwordIn(body);
+    // The user name where the register takes it (inside its envelope), else by the same name at the top.
+    const path = this.#register?.userPath ?? [];
+    const user = path.length ? (valuesAt(body, path)[0] ?? body[path[path.length - 1]!]) : undefined;
     if (typeof password === "string" && password !== t.password) t.password = password;
     if (typeof user === "string" && user !== "" && user !== t.username) t.username = user;
     this.#logins.set(account, { username: t.username, password: t.password });
@@ -299,8 +303,8 @@ export class Accounts implements AccountBook {
     const register = this.#register;
     const body = registered.request.json;
     if (!register || !isMapping(body)) return undefined;
-    const username = body[register.user];
-    const password = body[register.password];
+    const [username] = valuesAt(body, register.userPath);
+    const [password] = valuesAt(body, register.passwordPath);
     if (typeof username !== "string" || typeof password !== "string") return undefined;
     const known = this.throwaways.find((t) => t.username === username);
     if (known) return known.account;
@@ -318,18 +322,12 @@ export class Accounts implements AccountBook {
   }
 
   /** The first of `candidates` (else a generated text) that the register's body schema accepts for `member`. */
-  #valid(op: OperationEntry, member: string, candidates: string[]): string | undefined {
+  #valid(op: OperationEntry, path: readonly string[], candidates: string[]): string | undefined {
     const pointer = op.requestBody?.content.find((m) => m.schemaPointer)?.schemaPointer;
-    if (!pointer) return candidates[0];
+    const member = pointer ? memberAt(this.model, pointer, path) : undefined;
+    if (!member) return candidates[0];
     const text = (v: unknown): v is string => typeof v === "string";
-    const value = firstValidMember(
-      this.model,
-      pointer,
-      member,
-      candidates,
-      { count: 5, seed: this.settings.seed },
-      text,
-    );
+    const value = firstValidMember(this.model, member, candidates, { count: 5, seed: this.settings.seed }, text);
     return text(value) ? value : undefined;
   }
 }
@@ -354,6 +352,18 @@ function stringsIn(value: unknown): string[] {
     else if (isMapping(v)) stack.push(...Object.values(v));
   }
   return out;
+}
+
+/** The password a body sets, at the top or inside an envelope (`{"user": {"password": ...}}`), or undefined. */
+function passwordIn(body: unknown, depth = 0): unknown {
+  if (!isMapping(body) || Array.isArray(body) || depth > 3) return undefined;
+  const name = Object.keys(body).find((k) => PASSWORD_NAMES.test(k));
+  if (name) return body[name];
+  for (const v of Object.values(body)) {
+    const found = passwordIn(v, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** How an account logged in, for the report's notes (no secret in it). */

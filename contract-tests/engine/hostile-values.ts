@@ -6,8 +6,9 @@
  * a length or format needs it (`name1'`), and at most HOSTILE_REQUESTS_PER_OPERATION go per operation, each
  * carrying a class in every string, so every string meets every class (rotated deterministically from the seed).
  */
-import { isMapping, toPointer } from "../../openapi/lib/spec.js";
+import { isMapping } from "../../openapi/lib/spec.js";
 import type { OperationEntry, ParameterEntry } from "../../openapi/lib/operations.js";
+import { type BodyMember, bodyMembers as membersOf, setAt, valuesAt } from "../model/members.js";
 import type { SpecModel } from "../model/model.js";
 import { fromWire } from "../model/wire-values.js";
 import { RefusedRequest, requestUrl } from "../transport/boundary.js";
@@ -54,7 +55,7 @@ export const HOSTILE_CLASSES: readonly HostileClass[] = [
 /** Where a hostile string goes: a parameter, or a top-level member of the body. */
 type Target = { accepts(v: string): boolean; place: ParameterEntry["in"] | "body"; current: string | undefined } & (
   | { kind: "parameter"; p: ParameterEntry }
-  | { kind: "member"; name: string; pointer: string }
+  | { kind: "member"; name: string; path: readonly string[]; pointer: string }
 );
 
 /** A body member that carries a hostile string, which the answer must show back. */
@@ -113,16 +114,14 @@ function parameterOpen(p: ParameterEntry, scope: Pick<HostileScope, "changeIds" 
   return (p.in !== "path" && !scope.linkFed(p)) || scope.changeIds;
 }
 
-/** The top-level members of the body's object schema, with the pointer of each one's schema. */
-function bodyMembers(model: SpecModel, op: OperationEntry): Array<{ name: string; schema: unknown; pointer: string }> {
+/**
+ * The string-holding members of the body's object schema at any depth (model/members.ts: inside an envelope, nested
+ * objects, arrays of objects), with the pointer of each one's schema.
+ */
+function bodyMembers(model: SpecModel, op: OperationEntry): Array<BodyMember & { schema: unknown }> {
   const pointer = planOf(op).body?.pointer;
   if (!pointer) return [];
-  const body = model.deref({ $ref: `#${pointer}` }, pointer);
-  return Object.entries((body.schema?.properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({
-    name,
-    schema,
-    pointer: `${body.pointer}/properties${toPointer([name])}`,
-  }));
+  return membersOf(model, pointer).filter((m) => !m.schema?.properties && m.schema?.items === undefined);
 }
 
 /**
@@ -175,9 +174,17 @@ function targetsOf(model: SpecModel, op: OperationEntry, values: Values, scope: 
     for (const m of bodyMembers(model, op)) {
       if (!takesText(model, m.schema, m.pointer)) continue;
       const accepts = (v: string) =>
-        model.validator.validate(pointer, readBack(model, op, { ...body, [m.name]: v })).length === 0;
-      const current = validText(model, body[m.name], m.pointer);
-      out.push({ kind: "member", name: m.name, place: "body", accepts, current, pointer: m.pointer });
+        model.validator.validate(pointer, readBack(model, op, setAt(body, m.path, v))).length === 0;
+      const current = validText(model, valuesAt(body, m.path)[0], m.pointer);
+      out.push({
+        kind: "member",
+        name: m.shown,
+        path: m.path,
+        place: "body",
+        accepts,
+        current,
+        pointer: m.pointer,
+      });
     }
   return out;
 }
@@ -274,16 +281,18 @@ export function hostileRequests(
         bucketOf(alone, t.p.in)[t.p.name] = value;
         parts.push({ what: `${t.p.in} parameter ${t.p.name}: ${shown}`, values: alone });
       } else {
-        const body = { ...(v.body!.value as object), [t.name]: value };
+        const body = setAt(v.body!.value, t.path, value);
         // Strings valid one by one may break the schema together (a rule across members): that one stays valid.
         if (!validBody(body)) continue;
         v.body = { value: body };
         const alone = cloneValues(values);
-        alone.body = { value: { ...(values.body!.value as object), [t.name]: value } };
+        alone.body = { value: setAt(values.body!.value, t.path, value) };
+        // Only a top-level member is read back from the answer (a nested one's place there is not known).
+        const readable = t.path.length === 1 && !copiesPath(t.name);
         parts.push({
           what: `body member ${t.name}: ${shown}`,
           values: alone,
-          ...(copiesPath(t.name) ? {} : { member: { name: t.name, sent: value, pointer: t.pointer, what: c.what } }),
+          ...(readable ? { member: { name: t.name, sent: value, pointer: t.pointer, what: c.what } } : {}),
         });
       }
     }

@@ -6,6 +6,7 @@
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
+import { withReferences } from "./body-values.js";
 import { typesOf, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
 import type { ScenarioContext } from "./scenario.js";
@@ -86,7 +87,8 @@ export function freshBodies(
     .filter((r) => r.createdBy === op.operationId && isMapping(r.created.request.json))
     .map((r) => r.created.request.json as Record<string, unknown>);
   const candidates = [first, ...(pointer ? validSamples(ctx.model, pointer, 8, ctx.settings.seed + 101) : [])]
-    .map((b) => withConfiguredMembers(ctx.settings, op, b))
+    // A generated body refers to what exists (an order's item_id from the menu), as the run's own does.
+    .map((b, i) => withConfiguredMembers(ctx.settings, op, i === 0 ? b : withReferences(ctx, op, b)))
     .filter((b): b is Record<string, unknown> => isMapping(b))
     .map((b, i) => ({ b, i, n: clashes(b, used) }))
     .sort((a, b) => a.n - b.n || a.i - b.i);

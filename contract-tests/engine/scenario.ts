@@ -15,6 +15,7 @@ import type { OperationEntry } from "../../openapi/lib/operations.js";
 import type { PhaseId } from "../model/phases.js";
 import type { Outcome, SkipReason } from "../model/skip.js";
 import { fromWire } from "../model/wire-values.js";
+import { madeUpReference, repeatsOwnValue } from "./made-up.js";
 import { wireLoss } from "./requests.js";
 
 /** How many successful exchanges per operation the run keeps for following links. */
@@ -138,6 +139,12 @@ export class Verdict {
     return ex;
   }
 
+  /** The successful creates by `operation` this run made (those that named a resource, and the latest others). */
+  private earlierCreates(operation: string): Exchange[] {
+    const made = this.state.resources.created.filter((r) => r.createdBy === operation).map((r) => r.created);
+    return [...made, ...(this.state.successes.get(operation) ?? [])];
+  }
+
   /**
    * Runs only the checks `ids` (as the settings select them) on an exchange; returns the context they ran in. One
    * response, one finding: the most specific check's (a check the scenario asked for by name, `preferred`, first
@@ -159,7 +166,11 @@ export class Verdict {
         ? (this.model.requestDoubts.get(ex.operation) ??
           emptyRequiredBody(this.model, ex) ??
           bodyNotCarried(this.model.forRequests, ex) ??
-          parameterNotCarried(this.model.forRequests, ex))
+          parameterNotCarried(this.model.forRequests, ex) ??
+          (this.settings.kind === "live"
+            ? (madeUpReference(this.model, this.settings.inferLinks, this.state.successes, ex) ??
+              repeatsOwnValue(this.model.forRequests, this.earlierCreates(ex.operation), ex))
+            : undefined))
         : undefined);
     const full: CheckContext = {
       intent: "acceptance",

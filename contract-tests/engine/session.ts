@@ -10,7 +10,7 @@ import { REDACTED } from "../../wire/redact.js";
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { Login, Settings } from "../config/settings.js";
-import { loginOperation, TOKEN_NAMES, type LoginOperation } from "../model/accounts.js";
+import { loginOperation, TOKEN_NAMES, type LoginOperation, withCredentials } from "../model/accounts.js";
 import type { SpecModel } from "../model/model.js";
 import type { Exchange } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
@@ -94,7 +94,7 @@ export function loginRequest(model: SpecModel, settings: Settings, plan: LoginPl
   const base = baseValues(model, settings, op);
   if (isSkip(base)) throw new LoginError(`the login ${op.operationId} cannot be sent: ${skipText(base)}`);
   const body = isMapping(base.body?.value) ? base.body.value : {};
-  base.body = { value: { ...body, [plan.login.user]: login.username, [plan.login.password]: login.password } };
+  base.body = { value: withCredentials(body, plan.login, login.username, login.password) };
   return { ...toRequest(op, base), key: "none" };
 }
 

@@ -13,13 +13,23 @@ import { references } from "../model/references.js";
 import { isMapping } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "../model/model.js";
 import { isSkip, reason, type SkipReason } from "../model/skip.js";
-import type { CheckContext } from "../model/types.js";
+import type { CheckContext, Exchange } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
 import { dotSegmentIn } from "../transport/boundary.js";
 import { jsonType, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
-import { freshIdentifiers, referencedMembers } from "./body-values.js";
-import { bucketOf, emptyValues, exampleProblem, expandPath, toRequest, wireLoss, type Values } from "./requests.js";
+import { freshIdentifiers, freshUnique, noteReference, referencedMembers, referencedValue } from "./body-values.js";
+import { bodyMembers, setAt, valuesAt } from "../model/members.js";
+import {
+  bucketOf,
+  cloneValues,
+  emptyValues,
+  exampleProblem,
+  expandPath,
+  toRequest,
+  wireLoss,
+  type Values,
+} from "./requests.js";
 import { aliveOf, isAlive, isDeleted, producersOf, type Resource } from "./resources.js";
 import type { ScenarioContext } from "./scenario.js";
 
@@ -206,10 +216,24 @@ export function base(ctx: ScenarioContext, op: OperationEntry, linked?: Record<s
       if (alive) own[p.name] = alive.value;
     }
   const values = baseValues(ctx.model, ctx.settings, op, fromLinks, { ...own, ...linked });
-  if (isSkip(values) || ctx.settings.kind !== "live" || !isMapping(values.body?.value)) return values;
-  // A body member that refers to another resource (an order's item_id) takes an identifier an answer named, and an
-  // identifier the client chooses (a title, a user name) a fresh one: the document's example is taken already.
-  values.body = { value: { ...values.body!.value, ...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op) } };
+  if (isSkip(values) || ctx.settings.kind !== "live") return values;
+  // A query parameter that refers to another resource (`customerId`) and is sent takes an identifier an answer named.
+  for (const r of references(ctx.model, ctx.settings.inferLinks))
+    if (r.link.operationId === op.operationId && r.in === "query" && Object.hasOwn(values.query, r.member)) {
+      const value = referencedValue(ctx, r);
+      if (value === undefined) continue;
+      values.query[r.member] = r.list ? [value] : value;
+      noteReference(ctx, r.link.name);
+    }
+  if (!isMapping(values.body?.value)) return values;
+  // A body member that refers to another resource (an order's item_id, at any depth: `items[].menu_item_id`) takes
+  // an identifier an answer named, and an identifier the client chooses (a title, a user name) a fresh one: the
+  // document's example is taken already.
+  let body: unknown = values.body!.value;
+  for (const { path, value } of [...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op)])
+    body = setAt(body, path, value);
+  // The other members a server may keep unique (a title, an e-mail, a phone number) fresh in every create too.
+  values.body = { value: freshUnique(ctx, op, body, true) };
   return values;
 }
 
@@ -295,6 +319,15 @@ export async function prepared(
   }
   if (ctx.settings.kind !== "live" || !ctx.model.has(out.operation)) return out;
   const op = ctx.model.operation(out.operation);
+  // A valid create never repeats a value the server may keep unique that the run already sent (see freshUnique).
+  if (
+    (intent === undefined || intent === "acceptance" || intent === "conforming") &&
+    out.json !== undefined &&
+    out.rawBody === undefined
+  ) {
+    const json = freshUnique(ctx, op, out.json);
+    if (json !== out.json) out = { ...out, json };
+  }
   const mine = out.key === undefined || out.key === "valid";
   if (mine && out.pathParams)
     for (const [name, value] of Object.entries(out.pathParams)) {
@@ -345,6 +378,59 @@ export const isLinkTarget = (model: SpecModel, infer: boolean, op: OperationEntr
 export const fitted = (model: SpecModel, p: Pick<ParameterEntry, "schema"> | undefined, value: unknown): unknown =>
   p && isArraySchema(model, p.schema) && !Array.isArray(value) ? [value] : value;
 
+/**
+ * The bodies a refused create is tried with before the run gives up on it: the document's example (an example
+ * that breaks its schema is not one), and the body with every member set (each optional member the schema lists,
+ * at any depth, given a valid value); each with the run's references and fresh unique values, as `base` gives.
+ */
+function fallbackBodies(ctx: ScenarioContext, op: OperationEntry, body: unknown): unknown[] {
+  const media = planOf(op).body;
+  if (!media?.pointer || !isMapping(body)) return [];
+  const out: unknown[] = [];
+  const example = media.media.examples.find((e) => !exampleProblem(ctx.model, op, "body", e.value));
+  if (example) out.push(structuredClone(example.value));
+  let full: unknown = body;
+  for (const m of bodyMembers(ctx.model, media.pointer)) {
+    if (m.inArray || m.schema?.readOnly === true) continue;
+    const parent = m.path.slice(0, -1);
+    const holders = parent.length ? valuesAt(full, parent) : [full];
+    if (holders.length !== 1 || !isMapping(holders[0]) || Object.hasOwn(holders[0], m.name)) continue;
+    const [sample] = validSamples(ctx.model, m.pointer, 1, ctx.settings.seed + m.path.length);
+    if (sample !== undefined) full = setAt(full, m.path, sample);
+  }
+  if (JSON.stringify(full) !== JSON.stringify(body)) out.push(full);
+  return out.map((b) => {
+    let v: unknown = withConfiguredMembers(ctx.settings, op, b);
+    for (const { path, value } of [...referencedMembers(ctx, op), ...freshIdentifiers(ctx, op)])
+      v = setAt(v, path, value);
+    return freshUnique(ctx, op, v, true);
+  });
+}
+
+/**
+ * Sends a create of `op` with `values`; on a live target a 4xx is not yet the create's verdict: it is tried again
+ * with the document's example and with every member set (see fallbackBodies), each judged as the first was
+ * (`judge` gives the options for the values sent). The first that succeeds, or the last refusal, and its values.
+ */
+export async function sendCreate(
+  ctx: ScenarioContext,
+  op: OperationEntry,
+  values: Values,
+  judge: (v: Values) => Parameters<ScenarioContext["send"]>[1],
+): Promise<{ ex: Exchange; values: Values }> {
+  let ex = await ctx.send(toRequest(op, values), judge(values));
+  const refused = (e: Exchange) => e.response.status >= 400 && e.response.status < 500;
+  if (ctx.settings.kind !== "live" || !refused(ex)) return { ex, values };
+  let last = values;
+  for (const body of fallbackBodies(ctx, op, values.body?.value)) {
+    const v: Values = { ...cloneValues(values), body: { value: body } };
+    ex = await ctx.send(toRequest(op, v), judge(v));
+    last = v;
+    if (!refused(ex)) break;
+  }
+  return { ex, values: last };
+}
+
 /** Creates a resource of `family` with the first create that produces it; undefined when none could. */
 export async function produce(ctx: ScenarioContext, family: string, depth = 0): Promise<Resource | undefined> {
   if (depth > 4) return undefined;
@@ -353,7 +439,7 @@ export async function produce(ctx: ScenarioContext, family: string, depth = 0): 
     await ready(ctx, op, depth);
     const values = base(ctx, op);
     if (isSkip(values)) continue;
-    const ex = await ctx.send(toRequest(op, values), { cause: `a create of ${family} another request needs` });
+    const { ex } = await sendCreate(ctx, op, values, () => ({ cause: `a create of ${family} another request needs` }));
     const made = ctx.state.resources.created.find((r) => r.created === ex && r.family === family);
     if (made) return made;
   }

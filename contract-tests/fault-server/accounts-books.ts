@@ -114,10 +114,38 @@ export function getItem(call: Call): Reply {
   return item ? { status: 200, body: item } : detail(404, "Item not found");
 }
 
+/** POST /orders of the `enveloped` variant: an order of 1 to 5 lines, each an item of the menu and its quantity. */
+function createOrderOfLines(call: Call, body: Record<string, unknown>): Reply {
+  const lines = body.items;
+  if (!Array.isArray(lines) || lines.length < 1 || lines.length > 5)
+    return detail(422, "items must list 1 to 5 items of the menu.");
+  for (const line of lines) {
+    if (!isObject(line) || !Number.isInteger(line.item_id)) return detail(422, "item_id must be an integer.");
+    const q = line.quantity;
+    if (!Number.isInteger(q) || (q as number) < 1 || (q as number) > LIMITS.quantity)
+      return detail(422, `quantity must be an integer from 1 to ${LIMITS.quantity}.`);
+  }
+  const read = lines as Array<{ item_id: number; quantity: number }>;
+  if (!read.every((l) => ITEMS.some((i) => i.id === l.item_id))) return detail(404, "Item not found");
+  // The planted bug, enveloped: the stock check of an order whose lines total 10 or more answers its own body.
+  const total = read.reduce((n, l) => n + l.quantity, 0);
+  if (total >= LIMITS.quantity && call.faults.has("order-behind-item-422")) return { status: 422, body: { error: 5 } };
+  const order: Order = {
+    id: call.store.nextOrder++,
+    items: read.map((l) => ({ item_id: l.item_id, quantity: l.quantity })),
+    status: "placed",
+    owner: ownerOf(call),
+    created_at: createdAt(),
+  };
+  call.store.orders.set(order.id, order);
+  return { status: 201, body: order };
+}
+
 /** POST /orders: 400 for a body that is not an object, 422 for a member that breaks its schema. */
 export function createOrder(call: Call): Reply {
   const body = call.body;
   if (!isObject(body)) return detail(400, "The body must be a JSON object.");
+  if (call.faults.has("enveloped")) return createOrderOfLines(call, body);
   if (!Number.isInteger(body.item_id)) return detail(422, "item_id must be an integer.");
   const quantity = body.quantity;
   if (!Number.isInteger(quantity) || (quantity as number) < 1 || (quantity as number) > LIMITS.quantity)

@@ -56,7 +56,39 @@ const bookTitle = text("bookTitle77", {
 });
 
 /** The schemas of the document; `loginMember`: the member the login answer holds the token in. */
-export function accountsSchemas(loginMember: "auth_token" | "token" | undefined): Record<string, unknown> {
+export function accountsSchemas(
+  loginMember: "auth_token" | "token" | undefined,
+  envelope = false,
+): Record<string, unknown> {
+  const itemId = {
+    type: "integer",
+    minimum: 1,
+    example: 1,
+    description: "The id of an item of the menu (listItems); an id that names no item is a 404.",
+  };
+  const quantity = { type: "integer", minimum: 1, maximum: LIMITS.quantity, example: 2 };
+  const orderLine = object(["item_id", "quantity"], { item_id: itemId, quantity });
+  const lines = { type: "array", minItems: 1, maxItems: 5, items: { $ref: "#/components/schemas/OrderLine" } };
+  const orderId = { type: "integer", readOnly: true, minimum: 1, example: 1 };
+  const status = { type: "string", enum: ["placed", "cancelled"], readOnly: true, example: "placed" };
+  // Enveloped, an order lists its items (`items[].item_id`); flat, it names one item.
+  const orders = envelope
+    ? {
+        OrderLine: orderLine,
+        NewOrder: object(["items"], { items: lines }, "An order to place."),
+        Order: object(
+          ["id", "items", "status", "owner"],
+          { id: orderId, items: lines, status, owner },
+          "An order. Only the account that placed it reads or deletes it.",
+        ),
+      }
+    : {
+        Order: object(
+          ["id", "item_id", "quantity", "status", "owner"],
+          { id: orderId, item_id: itemId, quantity, status, owner },
+          "An order. Only the account that placed it reads or deletes it.",
+        ),
+      };
   return {
     NewUser: object(["username", "password", "email"], { username, password, email }, "A user to register."),
     ...(loginMember
@@ -108,22 +140,7 @@ export function accountsSchemas(loginMember: "auth_token" | "token" | undefined)
       price: { type: "number", minimum: 0, example: 8.5 },
     }),
     ItemList: listOf("items", "Item", "The menu (fixed: it cannot be changed through the API)."),
-    Order: object(
-      ["id", "item_id", "quantity", "status", "owner"],
-      {
-        id: { type: "integer", readOnly: true, minimum: 1, example: 1 },
-        item_id: {
-          type: "integer",
-          minimum: 1,
-          example: 1,
-          description: "The id of an item of the menu (listItems); an id that names no item is a 404.",
-        },
-        quantity: { type: "integer", minimum: 1, maximum: LIMITS.quantity, example: 2 },
-        status: { type: "string", enum: ["placed", "cancelled"], readOnly: true, example: "placed" },
-        owner,
-      },
-      "An order. Only the account that placed it reads or deletes it.",
-    ),
+    ...orders,
     Error: object(["status", "message"], { status: text("fail"), message: text("The username is taken.") }),
     Detail: object(["detail"], { detail: text("Item not found") }),
   };

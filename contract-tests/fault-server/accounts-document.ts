@@ -16,7 +16,24 @@ export interface AccountsDocumentOptions {
   auth?: AccountsAuth;
   /** False: the document has no register operation (a client cannot make accounts of its own). Default true. */
   register?: boolean;
+  /**
+   * Every request body wraps its members in an envelope, as many real APIs do (`{"user": {...}}`, `{"book": {...}}`,
+   * `{"order": {...}}`), and an order lists its items (`{"order": {"items": [{"item_id": 1, "quantity": 2}]}}`); served
+   * by the `enveloped` variant (default: flat bodies).
+   */
+  envelope?: boolean;
 }
+
+/** The envelope each request body schema is wrapped in (options.envelope). */
+const ENVELOPES: Record<string, string> = {
+  NewUser: "user",
+  Credentials: "user",
+  PasswordChange: "user",
+  EmailChange: "user",
+  Book: "book",
+  BookUpdate: "book",
+  NewOrder: "order",
+};
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (description: string, schema: string, links?: Record<string, unknown>) => ({
@@ -26,10 +43,16 @@ const json = (description: string, schema: string, links?: Record<string, unknow
 });
 const fail = (description: string) => json(description, "Error");
 const problem = (description: string) => json(description, "Detail");
-const body = (schema: string, description?: string) => ({
+const requestBody = (schema: string, description?: string, envelope = false) => ({
   required: true,
   ...(description ? { description } : {}),
-  content: { "application/json": { schema: ref(schema) } },
+  content: {
+    "application/json": {
+      schema: envelope
+        ? { type: "object", required: [ENVELOPES[schema]!], properties: { [ENVELOPES[schema]!]: ref(schema) } }
+        : ref(schema),
+    },
+  },
 });
 const noContent = (description: string) => ({ description });
 const pathParameter = (name: string, schema: Record<string, unknown>) => ({ name, in: "path", required: true, schema });
@@ -38,6 +61,8 @@ const pathParameter = (name: string, schema: Record<string, unknown>) => ({ name
 export function accountsDocument(options: AccountsDocumentOptions = {}): Record<string, unknown> {
   const auth = options.auth ?? "bearer-login";
   const links = options.links === true;
+  const envelope = options.envelope === true;
+  const body = (schema: string, description?: string) => requestBody(schema, description, envelope);
   const withLinks = (pairs: Record<string, [string, Record<string, string>]>) =>
     links
       ? Object.fromEntries(
@@ -271,7 +296,9 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
       "/orders": {
         post: op("createOrder", "orders", "Order an item", {
           description: "The caller becomes the order's owner; item_id names an item of the menu (listItems).",
-          requestBody: body("Order", "The order; item_id names an item of the menu (listItems)."),
+          requestBody: envelope
+            ? body("NewOrder", "The order; each item_id names an item of the menu (listItems).")
+            : body("Order", "The order; item_id names an item of the menu (listItems)."),
           responses: {
             "201": json(
               "The order placed.",
@@ -308,7 +335,7 @@ export function accountsDocument(options: AccountsDocumentOptions = {}): Record<
         }),
       },
     },
-    components: { securitySchemes: schemes, schemas: accountsSchemas(loginMember) },
+    components: { securitySchemes: schemes, schemas: accountsSchemas(loginMember, envelope) },
   };
   if (options.register === false) delete (doc.paths as Record<string, unknown>)["/users/register"];
   return doc;

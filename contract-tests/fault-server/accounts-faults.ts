@@ -139,7 +139,8 @@ export const ACCOUNTS_FAULTS = {
     what:
       "a createOrder with a real item_id and quantity 10 answers a 422 whose body breaks the documented " +
       "schema; an unknown item_id gets the documented 404, so only a client that takes item_id from the " +
-      "listing reaches it",
+      "listing reaches it (with `enveloped`: an order whose lines, `order.items[]`, total 10 or more, each line's " +
+      "item_id a real one)",
   },
   // Beyond the brief's list: the same classes of bug, as a reviewer of such an API would expect them.
   "book-list-leaks-secrets": {
@@ -219,6 +220,13 @@ export const ACCOUNTS_PHASES: Record<AccountsFault, string> = {
 
 /** Lenient, conforming variants: each takes a freedom the document leaves, and must pass with no error. */
 export const ACCOUNTS_LENIENT = {
+  "unique-email":
+    "a register with an e-mail another user holds is refused with the documented 409, as a username is: a client " +
+    "that sends the document's example e-mail twice is refused the second time (its own doing, no finding)",
+  enveloped:
+    'every request body wraps its members in an envelope ({"user": {...}}, {"book": {...}}, {"order": ' +
+    '{"items": [...]}}) as the document written with `envelope` says, and a body without it is refused with the ' +
+    "documented 400",
   "lenient-token-expiry":
     "tokens expire after a short time or a few uses (the server's tokenTtlMs and tokenUses) and are then " +
     "refused with the documented 401: the document promises no lifetime, so a client logs in again once",

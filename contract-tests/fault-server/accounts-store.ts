@@ -51,8 +51,10 @@ export interface Book {
 /** An order as stored. */
 export interface Order {
   id: number;
-  item_id: number;
-  quantity: number;
+  /** A flat order's one item; an enveloped variant's order lists its items instead. */
+  item_id?: number;
+  quantity?: number;
+  items?: Array<{ item_id: number; quantity: number }>;
   status: "placed" | "cancelled";
   owner: string;
   created_at: string;

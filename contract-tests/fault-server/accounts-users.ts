@@ -46,6 +46,8 @@ export function registerUser(call: Call): Reply {
   if (why) return fail(400, `Invalid body: ${why}.`);
   const body = call.body as Record<string, string>;
   if (call.store.users.has(body.username!)) return fail(409, "The username is taken.");
+  if (call.faults.has("unique-email") && [...call.store.users.values()].some((u) => u.email === body.email))
+    return fail(409, "The e-mail is taken.");
   const user: User = {
     username: body.username!,
     password: body.password!,

@@ -167,6 +167,14 @@ async function serve(req: IncomingMessage, path: string, v: Variant, settings: A
   } catch (err) {
     return err instanceof RangeError ? refuse(413, "The body is too large.") : refuse(400, "The body is not JSON.");
   }
+  if (v.faults.has("enveloped") && route.body !== "form" && route.body !== "none" && body !== undefined) {
+    // The member the document wraps this body in: its members inside, or the documented 400.
+    const key = route.op === "createOrder" ? "order" : /Book$/.test(route.op) ? "book" : "user";
+    const inner = isObject(body) ? body[key] : undefined;
+    if (!isObject(inner) || Object.keys(body as object).length !== 1)
+      return refuse(400, `The body must wrap its members in "${key}".`);
+    body = inner;
+  }
   if (v.faults.has("template-evaluated")) body = evaluated(body);
   const { store, faults, auth } = v;
   const call: Call = {

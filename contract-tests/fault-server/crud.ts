@@ -38,6 +38,8 @@ export const CRUD_FAULTS = {
   // Only `body` of the three strings a create sends (title, body, password) is evaluated: a run must put the template
   // into every member to see it.
   "template-evaluated-in-body": { phases: ["hostile"], catchers: ["hostile_input"] },
+  // The document marks only title required; the server refuses a create without body and tags (400).
+  "create-requires-every-member": { phases: ["lifecycle"], catchers: ["positive_data_acceptance"] },
   "quote-breaks-json": { phases: ["hostile"], catchers: ["content_type_conformance"] },
   "html-escaped": { phases: ["hostile"], catchers: ["hostile_input"] },
   "nul-truncated": { phases: ["hostile"], catchers: ["hostile_input"] },
@@ -55,6 +57,9 @@ export const CRUD_LENIENT = {
   "lenient-others-create":
     "other clients create posts all the time: every listing first stores one more post of another owner (the run " +
     "must not take it for one a refused create left)",
+  "unique-title":
+    "a create whose title a post already has is refused with the documented 400 (the document says nothing of " +
+    "uniqueness: a client that sends a title twice is refused the second time, its own doing and no finding)",
 } as const;
 
 /** A variant of the CRUD server: a planted fault or a lenient freedom. */
@@ -219,6 +224,11 @@ async function handle(req: IncomingMessage, path: string, store: Store, faults: 
         store.posts.set(store.next, { id: store.next++, title, owner: OWNER, updatedAt: new Date().toISOString() });
       }
       if (why) return message(400, why);
+      if (faults.has("create-requires-every-member") && ["body", "tags"].some((k) => !Object.hasOwn(body as object, k)))
+        return message(400, "body and tags are required");
+      const title = (body as Record<string, unknown>).title;
+      if (faults.has("unique-title") && [...store.posts.values()].some((p) => p.title === title))
+        return message(400, "a post already has this title");
       const planted = stringFailure(body as Record<string, unknown>, faults);
       if (planted) return planted;
       const b = storedTexts(body as Record<string, unknown>, faults);

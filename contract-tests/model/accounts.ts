@@ -8,6 +8,7 @@ import { isJsonMedia, type OperationEntry } from "../../openapi/lib/operations.j
 import { toPointer } from "../../openapi/lib/spec.js";
 import type { LinkDocument } from "./link-document.js";
 import type { SpecModel } from "./model.js";
+import { type BodyMember, bodyMembers, setAt, typesOfMember } from "./members.js";
 import { authPlan } from "./wire.js";
 
 /** Members that name the user, in the order they are preferred. */
@@ -49,32 +50,61 @@ const familyIn = (path: string, param: string): string | undefined => {
 /** How the suite logs in through an operation of the document. */
 export interface LoginOperation {
   operationId: string;
-  /** The body members that take the user name and the password. */
+  /** The body members that take the user name and the password, as a report shows them (`user.email`). */
   user: string;
   password: string;
+  /** Their paths in the body, at any depth (`["user", "email"]` inside an envelope). */
+  userPath: readonly string[];
+  passwordPath: readonly string[];
   /** JSON pointer of the token in the 2xx answer; undefined: found in the answer by its name. */
   token?: string;
 }
 
-/** A body's object schema and the names of its members (JSON or a form), or undefined. */
-function bodyMembers(model: SpecModel, op: OperationEntry): string[] {
+/** The members of an operation's body (JSON or a form) at any depth, outside arrays; none without a schema. */
+function credentialCandidates(model: SpecModel, op: OperationEntry): BodyMember[] {
   const media = op.requestBody?.content.find((m) => m.schemaPointer);
   if (!media?.schemaPointer) return [];
-  const { schema } = model.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
-  return Object.keys((schema?.properties ?? {}) as Record<string, unknown>);
+  return bodyMembers(model, media.schemaPointer).filter(
+    (m) => !m.inArray && !m.schema?.properties && typesOfMember(model, m).every((t) => t === "string"),
+  );
 }
 
-/** The user and password members of an operation's body, when it takes both. */
-function credentialMembers(model: SpecModel, op: OperationEntry): { user: string; password: string } | undefined {
-  const members = bodyMembers(model, op);
-  const password = members.find((m) => PASSWORD_NAMES.test(m));
-  const users = members.filter((m) => USER_NAMES.test(m) && m !== password);
-  // The most specific name first (username before e-mail before name).
-  const user = users.sort((a, b) => rank(a) - rank(b))[0];
-  return user && password ? { user, password } : undefined;
+/**
+ * The user and password members of an operation's body, when it takes both: at the top or inside an envelope
+ * (`{"user": {"email": ..., "password": ...}}`), the user name beside the password (in the same object) preferred.
+ */
+function credentialMembers(
+  model: SpecModel,
+  op: OperationEntry,
+): Pick<LoginOperation, "user" | "password" | "userPath" | "passwordPath"> | undefined {
+  const members = credentialCandidates(model, op);
+  const password = members.find((m) => PASSWORD_NAMES.test(m.name));
+  if (!password) return undefined;
+  const parent = (m: BodyMember) => m.path.slice(0, -1).join("\u0000");
+  const users = members.filter((m) => USER_NAMES.test(m.name) && m !== password);
+  // Beside the password first, then the most specific name (username before e-mail before name), then the shallowest.
+  const user = users.sort(
+    (a, b) =>
+      Number(parent(a) !== parent(password)) - Number(parent(b) !== parent(password)) ||
+      rank(a.name) - rank(b.name) ||
+      a.path.length - b.path.length,
+  )[0];
+  return user
+    ? { user: user.shown, password: password.shown, userPath: user.path, passwordPath: password.path }
+    : undefined;
 }
 
 const rank = (name: string) => (/user|login/i.test(name) ? 0 : /mail/i.test(name) ? 1 : 2);
+
+/** `body` with a user name and a password in the members a login or a register takes them in (at any depth). */
+export function withCredentials(
+  body: unknown,
+  members: Pick<LoginOperation, "userPath" | "passwordPath">,
+  username: string,
+  password: string,
+): unknown {
+  return setAt(setAt(body, members.userPath, username), members.passwordPath, password);
+}
 
 /** An operation anyone may call: no security, or an empty alternative. */
 const open = (op: OperationEntry) => {
@@ -133,8 +163,7 @@ export function loginOperation(model: SpecModel, named?: string): LoginOperation
     return named ? { problem: `${named} takes no user name and password in its body (--login-operation)` } : undefined;
   return {
     operationId: best.op.operationId,
-    user: best.members!.user,
-    password: best.members!.password,
+    ...best.members!,
     ...(best.token ? { token: best.token } : {}),
   };
 }
@@ -158,7 +187,9 @@ export function registerOperation(
   // The account's own path: a path parameter named like the member that names the user (`/users/{username}`).
   const family = model.operations
     .flatMap((o) =>
-      o.parameters.filter((p) => p.in === "path" && p.name === members.user).map((p) => familyIn(o.path, p.name)),
+      o.parameters
+        .filter((p) => p.in === "path" && p.name === members.userPath.at(-1))
+        .map((p) => familyIn(o.path, p.name)),
     )
     .find((f): f is string => f !== undefined);
   return { operationId: op.operationId, ...members, ...(family ? { family } : {}) };

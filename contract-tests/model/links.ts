@@ -8,6 +8,7 @@ import { toPointer } from "../../openapi/lib/spec.js";
 import { resolvePointer } from "../../openapi/lib/document-error.js";
 import type { Exchange } from "./types.js";
 import { type LinkDocument, perDocument, type SourcedLink } from "./link-document.js";
+import { bodyMembers } from "./members.js";
 import { references } from "./references.js";
 import { tokenPointer } from "./accounts.js";
 
@@ -305,19 +306,39 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
               inferred(source, r.status, "header `Location`", `$response.header.Location#${LAST_SEGMENT}`, target, p),
             );
       }
+      // An operation that only reads takes an identifier not named `id` (a slug, a user name) from any listing
+      // that holds a member of its name at some depth (`articles[].author.username` for `/profiles/{username}`).
+      const found = out.some(
+        (l) =>
+          l.link.operationId === target.operationId &&
+          Object.keys(l.link.parameters).some((k) => linkParameter(target, k) === p),
+      );
+      if (!target.safe || p.name === "id" || found) continue;
+      for (const source of doc.operations) {
+        if (source === target || source.method !== "GET" || source.path.includes("{")) continue;
+        if (source.path === collection) continue;
+        for (const r of bodySchemas(doc, source)) {
+          const path = memberPath(doc, r.schema, r.pointer, [p.name], param, true);
+          if (!path) continue;
+          const shown = path.map((s) => (s === "0" ? "*" : s)).join("/");
+          out.push(inferred(source, r.status, `body \`${shown}\``, `$response.body#${toPointer(path)}`, target, p));
+        }
+      }
     }
   return out;
 }
 
-/** The top-level member of `op`'s JSON body named `name` whose schema can hold the parameter's values. */
+/**
+ * The member of `op`'s JSON body named `name` whose schema can hold the parameter's values, the shallowest first (at
+ * the top, or inside an envelope: `user/username`), outside arrays; as a JSON pointer without its leading `/`.
+ */
 function requestMember(doc: LinkDocument, op: OperationEntry, name: string, param: any): string | undefined {
   const media = op.requestBody?.content.find((m) => isJsonMedia(m.mediaType) && m.schemaPointer);
   if (!media?.schemaPointer) return undefined;
-  const { schema, pointer } = doc.deref({ $ref: `#${media.schemaPointer}` }, media.schemaPointer);
-  const raw = schema?.properties?.[name];
-  if (raw === undefined) return undefined;
-  const { schema: member } = doc.deref(raw, `${pointer}/properties/${name}`);
-  return sameKind(param, member) ? name : undefined;
+  const found = bodyMembers(doc, media.schemaPointer)
+    .filter((m) => m.name === name && !m.inArray && sameKind(param, m.schema))
+    .sort((a, b) => a.path.length - b.path.length)[0];
+  return found ? toPointer(found.path).slice(1) : undefined;
 }
 
 function inferred(

@@ -6,6 +6,7 @@
  */
 import type { OperationEntry } from "../../openapi/lib/operations.js";
 import { pointerSegment } from "../../openapi/lib/document-error.js";
+import { toPointer } from "../../openapi/lib/spec.js";
 import type { SpecModel } from "./model.js";
 import { branches as schemaBranches } from "./undocumented.js";
 
@@ -76,6 +77,38 @@ function answerSchemas(op: OperationEntry): string[] {
     .flatMap((r) => r.content.flatMap((m) => (m.schemaPointer ? [m.schemaPointer] : [])));
 }
 
+/** The members a family's answers list for its object, and the `readOnly` marks among them. */
+function answeredOf(model: SpecModel, family: FamilySchemas) {
+  const answered = new Map<string, Listed>();
+  const marked = new Map<string, string>();
+  for (const pointer of new Set(family.answers.flatMap(answerSchemas)))
+    for (const [name, m] of listedMembers(model, pointer, family.object)) {
+      if (!answered.has(name)) answered.set(name, m);
+      const readOnly = readOnlyAt(m);
+      if (readOnly && !marked.has(name)) marked.set(name, readOnly);
+    }
+  return { answered, marked };
+}
+
+/** Per request body schema (pointer) of the family's writes, the envelope it wraps the resource in (`[]`: none). */
+export function writeEnvelopes(model: SpecModel, family: FamilySchemas): Map<string, string[]> {
+  const names = new Set(answeredOf(model, family).answered.keys());
+  const requests = new Set(family.writes.flatMap(requestSchemas));
+  return new Map([...requests].map((pointer) => [pointer, requestEnvelope(model, pointer, names)]));
+}
+
+/**
+ * The envelope a request body wraps its resource in (`["book"]` for `{"book": {...}}`): its one member, an object
+ * schema with members, that the resource's answers do not list themselves; `[]` for a body that is the resource.
+ */
+function requestEnvelope(model: SpecModel, pointer: string, answered: ReadonlySet<string>): string[] {
+  const top = listedMembers(model, pointer);
+  if (top.size !== 1) return [];
+  const [name, member] = [...top][0]!;
+  const object = schemaBranches(model, member.schema, member.pointer).some((b) => b.schema.properties);
+  return object && !answered.has(name) ? [name] : [];
+}
+
 const readOnlyAt = (m: Listed | undefined) => (m?.schema?.readOnly === true ? `#${m.pointer}/readOnly` : undefined);
 
 /**
@@ -87,15 +120,13 @@ const readOnlyAt = (m: Listed | undefined) => (m?.schema?.readOnly === true ? `#
 export function ownedMembers(model: SpecModel, family: FamilySchemas): OwnedMember[] {
   const requests = [...new Set(family.writes.flatMap(requestSchemas))];
   if (requests.length === 0) return [];
-  const declared = requests.map((pointer) => ({ pointer, members: listedMembers(model, pointer) }));
-  const answered = new Map<string, Listed>();
-  const marked = new Map<string, string>();
-  for (const pointer of new Set(family.answers.flatMap(answerSchemas)))
-    for (const [name, m] of listedMembers(model, pointer, family.object)) {
-      if (!answered.has(name)) answered.set(name, m);
-      const readOnly = readOnlyAt(m);
-      if (readOnly && !marked.has(name)) marked.set(name, readOnly);
-    }
+  const { answered, marked } = answeredOf(model, family);
+  // A request that wraps the resource in an envelope declares the members inside it.
+  const envelopes = writeEnvelopes(model, family);
+  const declared = requests.map((pointer) => ({
+    pointer,
+    members: listedMembers(model, pointer, toPointer(envelopes.get(pointer) ?? [])),
+  }));
   const out: OwnedMember[] = [];
   for (const [name, m] of answered) {
     if (m.schema?.writeOnly === true) continue;

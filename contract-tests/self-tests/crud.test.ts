@@ -62,8 +62,14 @@ beforeAll(async () => {
   server = await startCrudServer();
   const plans = DOCUMENTS.flatMap((d) => VARIANTS.map((v) => [d, v] as const));
   const queue = [...plans];
+  let uniqueTitle = false;
   await Promise.all(
     Array.from({ length: 3 }, async () => {
+      // A server that keeps titles unique, every phase that creates: the run's own titles are never repeated.
+      if (!uniqueTitle) {
+        uniqueTitle = true;
+        runs.set("unique-title", await run("without links", "unique-title", { CONTRACT_EXAMPLES: "3" }));
+      }
       // A fault's run: two generated requests per operation, only the phases that reach it (npm test stays fast);
       // the conforming variants run every phase with the default.
       for (let p = queue.shift(); p; p = queue.shift())
@@ -106,6 +112,16 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
     expect(average, JSON.stringify(counts)).toBeLessThanOrEqual(1.2);
   });
 
+  it("tries a refused create with every member set before the lifecycle gives up on it", () => {
+    const { results } = runs.get(`${doc}: create-requires-every-member`)!;
+    const lifecycle = results.filter((r) => r.phase === "lifecycle");
+    expect(lifecycle.length).toBeGreaterThan(0);
+    expect(lifecycle.filter((r) => r.status !== "passed" && r.status !== "failed").map((r) => r.skipReason)).toEqual(
+      [],
+    );
+    expect(lifecycle.some((r) => r.exchanges > 2)).toBe(true);
+  });
+
   it("deletes at the end what it created, and says so", () => {
     const { results } = runs.get(`${doc}: conforming`)!;
     expect(server.posts()).toEqual([]);
@@ -128,6 +144,16 @@ describe.each(DOCUMENTS)("the CRUD server's document %s", (doc) => {
 
   it("lists what a delete that does not delete left behind", () => {
     expect(server.posts("delete-keeps").length).toBeGreaterThan(0);
+  });
+});
+
+describe("a server that keeps a member unique (crud unique-title)", () => {
+  it("gets a fresh title in every create: no refusal of the run's own repetition, every create reached", () => {
+    const { results } = runs.get("unique-title")!;
+    expect(errorsOf(results)).toEqual([]);
+    const created = results.filter((r) => r.operation === "createPost" && r.status === "passed");
+    expect(created.length).toBeGreaterThan(3);
+    expect(results.filter((r) => /answered status 400/.test(r.skipReason ?? "")).map((r) => r.id)).toEqual([]);
   });
 });
 

@@ -18,7 +18,8 @@ import { objectIn, objectPointer } from "../read-back.js";
 import { cloneValues, toRequest } from "../requests.js";
 import type { Judgement, ScenarioContext } from "../scenario.js";
 import { loginPlan, loginRequest } from "../session.js";
-import { chosenMember } from "../body-values.js";
+import { chosenPath } from "../body-values.js";
+import { setAt } from "../../model/members.js";
 import { base, readyBase } from "../values.js";
 import { type Phase, titleOf } from "./phase.js";
 
@@ -140,16 +141,18 @@ async function conflict(
   after: (sent: Record<string, unknown>) => Promise<unknown>,
 ): Promise<void> {
   const create = ctx.model.operation(f.producer.source);
-  const member = chosenMember(ctx, create, Object.values(f.producer.link.parameters)[0]);
+  // The member may sit at any depth (`book.title` inside an envelope).
+  const member = chosenPath(ctx, create, Object.values(f.producer.link.parameters)[0]);
   if (!member || f.family === ctx.state.accounts?.family) return;
   const values = await readyBase(ctx, create);
   if (isSkip(values) || !isMapping(values.body?.value)) return;
-  const sent = { ...values.body.value, [member]: victim.value };
+  const sent = setAt(values.body.value, member.path, victim.value) as Record<string, unknown>;
   await ctx.send(
     { ...toRequest(create, { ...values, body: { value: sent } }), key },
     { intent: "foreign-write", cause: `another account's ${create.operationId} with the owner's identifier` },
   );
-  const { [member]: _id, ...rest } = sent;
+  const rest = member.path.length === 1 ? { ...sent } : sent;
+  if (member.path.length === 1) delete rest[member.name];
   await after(rest);
 }
 

@@ -14,7 +14,7 @@ import { invalidValues } from "../generate.js";
 import { planOf } from "../plan.js";
 import { cloneValues, toRequest, type Values } from "../requests.js";
 import type { ScenarioContext } from "../scenario.js";
-import { base, readyBase } from "../values.js";
+import { base, readyBase, sendCreate } from "../values.js";
 import { writtenMembers } from "../read-back.js";
 import { sameValue } from "../../checks/read-back.js";
 import { type Phase, titleOf } from "./phase.js";
@@ -160,16 +160,14 @@ function refusedBody(ctx: ScenarioContext, create: OperationEntry, values: Value
 
 async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
   const create = ctx.model.operation(f.producer.source);
-  const values = await readyBase(ctx, create);
-  if (isSkip(values)) return values;
+  const first = await readyBase(ctx, create);
+  if (isSkip(first)) return first;
   const expr = Object.values(f.producer.link.parameters)[0];
   const at = bodyMember(expr) ?? { object: "", member: "" };
-  // What the create writes that its answer declares: its answer must show it as written (lost_write).
-  const wrote = writtenMembers(ctx, values.body?.value, create, at.object);
   // A create the document rules out, refused, leaves nothing in the listing (sent unjudged: the negative phase
   // judges such requests; one it accepts is recorded and cleaned up like any other); nor does the create below,
   // if refused. The listing is read before them only where there is such a create to send.
-  const ruledOut = refusedBody(ctx, create, values);
+  const ruledOut = refusedBody(ctx, create, first);
   let before = ruledOut ? await snapshot(ctx, f, `a create ${create.operationId} the document rules out`) : undefined;
   if (ruledOut) {
     const [refused] = await ctx.sendAll([{ spec: toRequest(create, ruledOut), unjudged: true }]);
@@ -178,9 +176,15 @@ async function lifecycle(ctx: ScenarioContext, f: Family): Promise<Outcome> {
     else if (before)
       before = await leftBehind(ctx, f, before, refused, `a create ${create.operationId} the document rules out`);
   }
-  const created = await ctx.send(toRequest(create, values), {
-    cause: `the create of ${f.family}`,
-    ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
+  // What the create writes that its answer declares: its answer must show it as written (lost_write). A refused
+  // create is tried with the document's example and every member set before the phase gives up (sendCreate).
+  let wrote: Record<string, unknown> = {};
+  const { ex: created, values } = await sendCreate(ctx, create, first, (v) => {
+    wrote = writtenMembers(ctx, v.body?.value, create, at.object);
+    return {
+      cause: `the create of ${f.family}`,
+      ...(Object.keys(wrote).length ? { wrote: { members: wrote, pointer: at.object } } : {}),
+    };
   });
   if (before && refusedCreate(created)) await leftBehind(ctx, f, before, created, `the refused create of ${f.family}`);
   if (!isSuccess(created))

@@ -12,7 +12,8 @@ import { membersTaken } from "../../checks/server-owned-member.js";
 import { isSuccess } from "../../model/exchange.js";
 import { bodyMember } from "../../model/links.js";
 import type { SpecModel } from "../../model/model.js";
-import { type OwnedMember, ownedMembers } from "../../model/owned.js";
+import { setAt } from "../../model/members.js";
+import { type FamilySchemas, type OwnedMember, ownedMembers, writeEnvelopes } from "../../model/owned.js";
 import { isSkip, reason, skipText, type Outcome } from "../../model/skip.js";
 import type { Exchange, OwnedWrite } from "../../model/types.js";
 import { differentValue, freshBodies } from "../owned-values.js";
@@ -41,7 +42,15 @@ interface OwnedFamily {
   idMember: string | undefined;
   object: string;
   members: OwnedMember[];
+  /** Per request body schema (pointer), the envelope its writes wrap the resource in (`["book"]`; `[]`: none). */
+  envelopes: Map<string, string[]>;
 }
+
+/** The members a family's server owns, and the envelope each write wraps the resource in. */
+const owned = (model: SpecModel, family: FamilySchemas) => ({
+  members: ownedMembers(model, family),
+  envelopes: writeEnvelopes(model, family),
+});
 
 /** A write with a JSON object body (members can be added to it). */
 const objectBody = (op: OperationEntry) => planOf(op).body?.writing === "json";
@@ -74,7 +83,7 @@ function familiesOf(model: SpecModel, settings: Settings, operations: OperationE
       updates: updates.filter(objectBody),
       idMember: bodyMember(Object.values(producer.link.parameters)[0])?.member,
       object,
-      members: ownedMembers(responses, {
+      ...owned(responses, {
         writes: inResponses([...creates, ...updates]),
         answers: inResponses([...creates, ...(read ? [read] : []), ...updates]),
         object,
@@ -125,7 +134,11 @@ async function probe(ctx: ScenarioContext, f: OwnedFamily, writer: OperationEntr
   if (!isMapping(body) || owned.members.length === 0) return;
   const sent = Object.fromEntries(owned.members.map((m) => [m.name, m.sent]));
   const cause = `${writer.operationId} with the members the server owns: ${Object.keys(sent).join(", ")}`;
-  const spec = toRequest(writer, { ...cloneValues(values), body: { value: { ...body, ...sent } } });
+  // Inside the envelope the write wraps the resource in (`{"book": {...}}`), where it has one.
+  const envelope = f.envelopes.get(planOf(writer).body?.pointer ?? "") ?? [];
+  let written: unknown = body;
+  for (const m of owned.members) written = setAt(written, [...envelope, m.name], m.sent);
+  const spec = toRequest(writer, { ...cloneValues(values), body: { value: written } });
   const ex = await ctx.send(spec, { intent: "conforming", cause, owned });
   if (!isSuccess(ex)) return;
   const taken = new Set(membersTaken(ex, owned).map((m) => m.name));

@@ -53,6 +53,8 @@ interface Plan {
   variant: AccountsVariant[];
   auth?: AccountsAuth;
   links?: boolean;
+  /** The document wraps every request body in an envelope (served by the `enveloped` variant). */
+  envelope?: boolean;
   env?: Record<string, string>;
   /** Only the first account's user name and password (the run registers its second). */
   oneAccount?: true;
@@ -68,6 +70,7 @@ async function runPlan(p: Plan): Promise<void> {
     links: p.links ?? true,
     auth,
     ...(p.noRegister ? { register: false } : {}),
+    envelope: p.envelope === true,
   });
   const base = server.flavourUrl(auth, ...p.variant);
   const reports = join(dir, "reports", p.name.replace(/\W+/g, "-"));
@@ -160,6 +163,25 @@ const PLANS: Plan[] = [
     oneAccount: true,
     env: { CONTRACT_PHASES: "authorization" },
   },
+  // Every body in an envelope (`{"user": {...}}`), an order's items in an array (`order.items[].item_id`).
+  { name: "conforming, enveloped bodies", variant: ["enveloped"], envelope: true, links: false },
+  {
+    name: "enveloped, an order behind a real item answers a broken 422",
+    variant: ["enveloped", "order-behind-item-422"],
+    envelope: true,
+    env: { CONTRACT_PHASES: "positive" },
+  },
+  {
+    name: "enveloped, server-owned members taken from inside the envelope",
+    variant: ["enveloped", "owner-from-body", "register-admin"],
+    envelope: true,
+    env: { CONTRACT_PHASES: "owned-members" },
+  },
+  {
+    name: "e-mails kept unique",
+    variant: ["unique-email"],
+    env: { CONTRACT_PHASES: "positive,owned-members,lifecycle" },
+  },
   ...(Object.keys(ACCOUNTS_FAULTS) as AccountsFault[]).map((fault) => ({
     name: fault,
     variant: [fault] as AccountsVariant[],
@@ -199,6 +221,47 @@ describe("a run given two accounts' user names and passwords", () => {
         name,
       ).toBe(true);
     }
+  });
+
+  it("logs in, registers its throwaway accounts and orders real items through enveloped bodies", () => {
+    const { results, base } = runs.get("conforming, enveloped bodies")!;
+    expect(errorsOf(results)).toEqual([]);
+    expect(server.holds(base)).toEqual(SEEDED);
+    const sent = server.requests(base);
+    // Its throwaway accounts registered and changed through `{"user": {...}}`; orders placed and read back.
+    expect(sent.filter((r) => r === "POST /users/register").length).toBeGreaterThan(1);
+    expect(sent.some((r) => /^PUT \/users\/cs[^/]+\/password$/.test(r))).toBe(true);
+    expect(sent.some((r) => /^GET \/orders\/\d+$/.test(r))).toBe(true);
+    expect(results.filter((r) => /answered status (400|404)/.test(r.skipReason ?? "")).map((r) => r.id)).toEqual([]);
+    // A nested reference (`order.items[].item_id`) comes from the menu, and the report says it was inferred.
+    expect(results.filter((r) => r.operation === "createOrder").flatMap((r) => r.notes ?? [])).toContain(
+      "inferred: listItems body `/items/0/id` -> createOrder body `order.items[].item_id`",
+    );
+  });
+
+  it("reaches the fault behind an enveloped order with a real item from the menu (order.items[].item_id)", () => {
+    const errors = errorsOf(runs.get("enveloped, an order behind a real item answers a broken 422")!.results);
+    expect(errors).toContain("response_schema_conformance");
+    expect(errors.filter((c) => c !== "response_schema_conformance" && c !== "positive_data_acceptance")).toEqual([]);
+  });
+
+  it("sends the members a server owns inside the envelope the writes wrap the resource in", () => {
+    const { results } = runs.get("enveloped, server-owned members taken from inside the envelope")!;
+    const errors = errorsOf(results);
+    expect(errors).toContain("server_owned_member");
+    expect(errors.filter((c) => c !== "server_owned_member")).toEqual([]);
+    const found = results.flatMap((r) => (r.findings ?? []).map((f) => `${r.operation}: ${f.title}`));
+    for (const op of ["createBook", "createOrder", "registerUser"])
+      expect(
+        found.some((f) => f.startsWith(`${op}: Server-owned member`)),
+        op,
+      ).toBe(true);
+  });
+
+  it("sends a fresh e-mail in every register where the server keeps e-mails unique: no finding of its own doing", () => {
+    const { results, base } = runs.get("e-mails kept unique")!;
+    expect(errorsOf(results)).toEqual([]);
+    expect(server.requests(base).filter((r) => r === "POST /users/register").length).toBeGreaterThan(1);
   });
 
   it("logs in through an OAuth2 password flow and an OAuth2 client's credentials", () => {
