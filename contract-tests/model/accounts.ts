@@ -213,7 +213,14 @@ export function changesAccount(
   if (!OWN_ACCOUNT_PATH.test(op.path)) return false;
   // A POST on the caller's own path changes the account when its body takes what an account holds (`POST
   // /account/username`), not when it creates something under it (`POST /user/orders`).
-  return op.method !== "POST" || (model !== undefined && bodyMembers(model, op).some((m) => ACCOUNT_MEMBERS.test(m)));
+  if (op.method !== "POST") return true;
+  // Its body's members at any depth (inside an envelope too).
+  const media = op.requestBody?.content.find((m) => m.schemaPointer);
+  return (
+    model !== undefined &&
+    media?.schemaPointer !== undefined &&
+    bodyMembers(model, media.schemaPointer).some((m) => ACCOUNT_MEMBERS.test(m.name))
+  );
 }
 
 /** Members an account holds: its name, e-mail, password, role, profile. */
