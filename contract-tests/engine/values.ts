@@ -16,6 +16,7 @@ import { isSkip, reason, type SkipReason } from "../model/skip.js";
 import type { CheckContext, Exchange } from "../model/types.js";
 import type { RequestSpec } from "../transport/target.js";
 import { dotSegmentIn } from "../transport/boundary.js";
+import { fromWire } from "../model/wire-values.js";
 import { jsonType, validSamples } from "./generate.js";
 import { planOf } from "./plan.js";
 import { freshIdentifiers, freshUnique, noteReference, referencedMembers, referencedValue } from "./body-values.js";
@@ -26,6 +27,7 @@ import {
   emptyValues,
   exampleProblem,
   expandPath,
+  serialize,
   toRequest,
   wireLoss,
   type Values,
@@ -163,16 +165,25 @@ export function dotValueRefusal(link: string, source: string, name: string, valu
   );
 }
 
+/** True when `value`, written on the wire as `p` is, is valid for `p`'s schema as the server reads it back. */
+export function fitsParameter(ctx: ScenarioContext, p: ParameterEntry, value: unknown): boolean {
+  if (!p.schemaPointer) return true;
+  return ctx.model.validator.validate(p.schemaPointer, fromWire(ctx.model, p, serialize(p, value))).length === 0;
+}
+
 /** Values for the link-fed parameters of `op` from earlier successful responses (live targets use only these). */
 export function linkedValues(ctx: ScenarioContext, op: OperationEntry): Map<string, unknown[]> | SkipReason {
   const out = new Map<string, unknown[]>();
-  for (const { source, link } of linksTo(ctx.model, ctx.settings.inferLinks, op.operationId))
+  for (const { source, link, inferred } of linksTo(ctx.model, ctx.settings.inferLinks, op.operationId))
     for (const ex of ctx.state.successes.get(source) ?? [])
       for (const [name, expr] of Object.entries(link.parameters)) {
         const p = linkParameter(op, name);
         const v = evaluate(expr, ex);
         const refused = p?.in === "path" ? dotValueRefusal(link.name, source, p.name, v) : undefined;
         if (refused) return refused;
+        // An inferred link is the suite's guess: a value it gives that the parameter's schema rules out (another
+        // family's identifier outside this one's enum) is no valid input, and is not sent as one.
+        if (p && v !== undefined && inferred && !fitsParameter(ctx, p, v)) continue;
         if (p && v !== undefined) out.set(p.name, [...(out.get(p.name) ?? []), v]);
       }
   return out;

@@ -314,18 +314,36 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
           Object.keys(l.link.parameters).some((k) => linkParameter(target, k) === p),
       );
       if (!target.safe || p.name === "id" || found) continue;
+      // One listing per parameter: the nearest to the target's path (the longest shared prefix), then the shallowest
+      // member. A document of many listings holding an `index` or a `name` would otherwise feed every reader from all.
+      let best: { source: OperationEntry; status: string; path: string[]; rank: [number, number] } | undefined;
       for (const source of doc.operations) {
         if (source === target || source.method !== "GET" || source.path.includes("{")) continue;
         if (source.path === collection) continue;
         for (const r of bodySchemas(doc, source)) {
           const path = memberPath(doc, r.schema, r.pointer, [p.name], param, true);
           if (!path) continue;
-          const shown = path.map((s) => (s === "0" ? "*" : s)).join("/");
-          out.push(inferred(source, r.status, `body \`${shown}\``, `$response.body#${toPointer(path)}`, target, p));
+          const rank: [number, number] = [-sharedSegments(source.path, target.path), path.length];
+          if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1]))
+            best = { source, status: r.status, path, rank };
         }
+      }
+      if (best) {
+        const shown = best.path.map((s) => (s === "0" ? "*" : s)).join("/");
+        const expr = `$response.body#${toPointer(best.path)}`;
+        out.push(inferred(best.source, best.status, `body \`${shown}\``, expr, target, p));
       }
     }
   return out;
+}
+
+/** How many leading path segments two paths share (`/api/feats` and `/api/feats/{index}`: 2). */
+function sharedSegments(a: string, b: string): number {
+  const x = a.split("/").filter(Boolean);
+  const y = b.split("/").filter(Boolean);
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
 }
 
 /**

@@ -12,7 +12,7 @@ import { validSamples } from "../generate.js";
 import { bucketOf, cloneValues, toRequest, type Values } from "../requests.js";
 import { isCreated } from "../resources.js";
 import type { Probe, ScenarioContext } from "../scenario.js";
-import { base, dotValueRefusal, fitted } from "../values.js";
+import { base, dotValueRefusal, fitsParameter, fitted } from "../values.js";
 import { type Phase, scenarioOf } from "./phase.js";
 
 async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<Outcome> {
@@ -41,6 +41,15 @@ async function followLink(ctx: ScenarioContext, sourced: SourcedLink): Promise<O
   }
   if (usable.length === 0)
     return reason("no-link-value", `the link's expressions found nothing in the ${source} response`);
+  // An inferred link is the suite's guess: a value its parameter's schema rules out (another family's identifier
+  // outside this one's enum) would be invalid input sent as valid.
+  const misfit = sourced.inferred ? usable.find((x) => !fitsParameter(ctx, x.p!, x.value)) : undefined;
+  if (misfit)
+    return reason(
+      "no-link-value",
+      `the inferred link gave ${misfit.p!.in} parameter ${misfit.p!.name} ${JSON.stringify(misfit.value)}, ` +
+        "which its schema rules out",
+    );
   if (live && !target.safe && !afterDelete)
     for (const x of usable.filter((u) => u.p!.in === "path")) {
       const family = familyOf(target.path, x.p!.name);

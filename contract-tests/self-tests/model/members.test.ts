@@ -237,6 +237,29 @@ describe("identifiers not named id, at any depth of a listing", () => {
     expect(names.join("\n")).toMatch(/listArticles.*articles\/\*\/author\/username.*getProfile/);
     expect(linksTo(model, true, "unfollow")).toEqual([]);
   });
+
+  it("come from one listing per parameter, the nearest to the reader's path", () => {
+    const item = { type: "object", properties: { index: { type: "string" } } };
+    const listing = { type: "object", properties: { results: { type: "array", items: item } } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/api/monsters": { get: { operationId: "listMonsters", responses: { "200": ok(listing) } } },
+        "/api/spells/all": { get: { operationId: "listAllSpells", responses: { "200": ok(listing) } } },
+        "/api/spells/{index}/levels": { get: { operationId: "spellLevels", responses: { "200": ok(listing) } } },
+        "/api/spells/{index}": {
+          parameters: [{ name: "index", in: "path", required: true, schema: { type: "string", enum: ["fireball"] } }],
+          get: { operationId: "getSpell", responses: { "200": ok(item) } },
+        },
+      },
+    };
+    const path = join(tempDir("members-"), "nearest.json");
+    writeFileSync(path, JSON.stringify(doc));
+    const names = linksTo(specModel(path), true, "getSpell").map((l) => l.link.name);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^inferred: listAllSpells /);
+  });
 });
 
 describe("a refusal of a value the run itself created", () => {
