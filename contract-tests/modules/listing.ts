@@ -31,11 +31,25 @@ async function walk(ctx: ScenarioContext): Promise<Outcome> {
   if (isSkip(base)) return base;
   const first = c.listingPage(await ctx.send(base));
   const pageSize = Math.min(30, Math.max(2, Math.ceil(Number(first?.total_records ?? 0) / MAX_PAGES)));
-  const pages: Exchange[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  // The pages the first answer's total_records says there are go out together (a walk is no chain of requests:
+  // each page's number is known); the walk then reads them in order as a client would, and goes on one page at a
+  // time where the last still says there are more.
+  const expected = Math.min(MAX_PAGES, Math.max(1, Math.ceil(Number(first?.total_records ?? 0) / pageSize) || 1));
+  const specs: RequestSpec[] = [];
+  for (let page = 1; page <= expected; page++) {
     const spec = request(ctx, { pageSize, page });
     if (isSkip(spec)) return spec;
-    const ex = await ctx.send(spec, { cause: `page ${page} of a walk` });
+    specs.push(spec);
+  }
+  const sent = await ctx.sendAll(specs.map((spec, i) => ({ spec, judge: { cause: `page ${i + 1} of a walk` } })));
+  const pages: Exchange[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    let ex = sent[page - 1];
+    if (!ex) {
+      const spec = request(ctx, { pageSize, page });
+      if (isSkip(spec)) return spec;
+      ex = await ctx.send(spec, { cause: `page ${page} of a walk` });
+    }
     pages.push(ex);
     // Stop by total_records, not total_pages: a wrong total_pages is its own finding and must not cut the walk short.
     const data = c.listingPage(ex);
