@@ -1,6 +1,6 @@
 import { finding } from "../model/exchange.js";
 import { securityPromise } from "../model/promise.js";
-import { documentedRefusal } from "../model/refusal.js";
+import { otherRefusal } from "../model/refusal.js";
 import type { Check } from "../model/types.js";
 
 const HOW = {
@@ -18,21 +18,17 @@ export const ignoredAuth: Check = (ex, { intent, model, inDoubt }) => {
   const status = ex.response.status;
   if (status === 0) return [];
   if (status >= 400 && status < 500) {
-    const refusal = documentedRefusal(model, ex.operation, "credential");
-    if (!refusal || refusal.accepted.has(status)) return [];
-    const named = refusal.documented.join(" or ");
-    return [
-      finding(ex, {
-        severity: "error",
-        rule: "documented-refusal",
-        // One title for no, an empty and a wrong key: the same answer to them is one cause (its input names which).
-        title: `A missing or wrong credential was refused with another status than the documented ${named}`,
-        received: `status ${status}`,
-        documented: `status ${named}: the operation documents its refusal of a missing or wrong credential`,
-        promise: refusal.promise,
-        ...(inDoubt ? { lenient: { because: "in-doubt" as const, why: inDoubt } } : {}),
-      }),
-    ];
+    // One title for no, an empty and a wrong key: the same answer to them is one cause (its input names which).
+    return otherRefusal(
+      ex,
+      model,
+      "credential",
+      {
+        title: "A missing or wrong credential was refused with another status than the documented {named}",
+        documented: "status {named}: the operation documents its refusal of a missing or wrong credential",
+      },
+      inDoubt ? { lenient: { because: "in-doubt" as const, why: inDoubt } } : {},
+    );
   }
   const schemes = model
     .operation(ex.operation)

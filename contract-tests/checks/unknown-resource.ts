@@ -1,6 +1,6 @@
 import { finding, isSuccess } from "../model/exchange.js";
 import { unknownIdPromise } from "../model/promise.js";
-import { documentedRefusal } from "../model/refusal.js";
+import { otherRefusal } from "../model/refusal.js";
 import type { Check } from "../model/types.js";
 
 /**
@@ -17,20 +17,11 @@ export const unknownResource: Check = (ex, { intent, model, unknownIn, foreignId
   if (status === 0) return [];
   if (status >= 400 && status < 500) {
     // A well-formed identifier in the path gets the documented 404 (or 410) where the operation documents one.
-    const refusal =
-      unknownIn === "path" && wellFormed ? documentedRefusal(model, ex.operation, "unknown-id") : undefined;
-    if (!refusal || refusal.accepted.has(status)) return [];
-    const named = refusal.documented.join(" or ");
-    return [
-      finding(ex, {
-        severity: "error",
-        rule: "documented-refusal",
-        title: `An identifier that does not exist was refused with another status than the documented ${named}`,
-        received: `status ${status}`,
-        documented: `status ${named}: the operation documents its answer to an identifier that names nothing`,
-        promise: refusal.promise,
-      }),
-    ];
+    if (unknownIn !== "path" || !wellFormed) return [];
+    return otherRefusal(ex, model, "unknown-id", {
+      title: "An identifier that does not exist was refused with another status than the documented {named}",
+      documented: "status {named}: the operation documents its answer to an identifier that names nothing",
+    });
   }
   if (unknownIn !== "path" && isSuccess(ex)) {
     const returned = (foreignIds ?? []).filter((id) => ex.response.bodyText.includes(JSON.stringify(id)));

@@ -4,8 +4,10 @@
  * operation documents such a status, another 4xx for that case breaks it; where it documents none, any 4xx is the
  * server's free choice.
  */
+import { finding } from "./exchange.js";
 import { responsePromise, securityPromise } from "./promise.js";
 import type { SpecModel } from "./model.js";
+import type { Exchange, Finding } from "./types.js";
 
 /** The case a refusal answers. */
 type RefusalCase = "credential" | "unknown-id";
@@ -86,4 +88,32 @@ export function documentedRefusal(
   if (kind === "credential" && carriedInRequiredParameter(model, operationId))
     for (const s of [400, 422]) accepted.add(s);
   return { documented, accepted, promise };
+}
+
+/**
+ * The error for a 4xx answer of `ex` to a case of `kind` whose status is not the refusal the operation documents
+ * (the title and the documented text name it as `{named}`); none where the document names no refusal or the status
+ * is one it accepts.
+ */
+export function otherRefusal(
+  ex: Exchange,
+  model: SpecModel,
+  kind: RefusalCase,
+  text: { title: string; documented: string },
+  extra: Partial<Finding> = {},
+): Array<ReturnType<typeof finding>> {
+  const refusal = documentedRefusal(model, ex.operation, kind);
+  if (!refusal || refusal.accepted.has(ex.response.status)) return [];
+  const named = refusal.documented.join(" or ");
+  return [
+    finding(ex, {
+      severity: "error",
+      rule: "documented-refusal",
+      title: text.title.replace("{named}", named),
+      received: `status ${ex.response.status}`,
+      documented: text.documented.replace("{named}", named),
+      promise: refusal.promise,
+      ...extra,
+    }),
+  ];
 }
