@@ -474,6 +474,39 @@ export function oneFindingPerResponse(findings: Finding[], preferred: readonly s
   if (findings.length < 2) return findings;
   let primary = findings[0]!;
   for (const f of findings) if (specificity(f, preferred) < specificity(primary, preferred)) primary = f;
-  const also = findings.filter((f) => f !== primary).map(noted);
-  return [{ ...primary, also: [...new Set([...(primary.also ?? []), ...also])].slice(0, 20) }];
+  const folded = findings.filter((f) => f !== primary && restates(f, primary));
+  const also = folded.map(noted);
+  const head = { ...primary, also: [...new Set([...(primary.also ?? []), ...also])].slice(0, 20) };
+  // A verdict of its own on the same answer (invalid input accepted, beside a write-only member it shows) is
+  // another broken promise: its own finding, in the checks' order.
+  return findings.filter((f) => !folded.includes(f)).map((f) => (f === primary ? head : f));
 }
+
+/** The checks of an answer's form: its status against the document, its media type, headers and body's shape. */
+const FORM = new Set([
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+  "response_headers_conformance",
+  "undocumented_properties",
+  "response_envelope",
+  "body_size_limit",
+]);
+/** The checks whose verdict is the status an input got: accepted, refused. */
+const ACCEPTANCE = new Set(["positive_data_acceptance", "negative_data_rejection"]);
+/** The checks that say an answer failed as a whole: it did not arrive whole, or it is a server error. */
+const FAILED_ANSWER = new Set(["server_stopped_answering", "response_readable", "not_a_server_error"]);
+
+/**
+ * True when `f` only restates `primary`'s verdict on the same answer: another finding of the same check (a field
+ * reordered shows as one missing and one not sent), the answer's form (a 500's status, media type
+ * and schema are part of the server error; a write-only member's schema break is the leak), a server error that a
+ * verdict knowing what the request meant explains (an unknown identifier answered 500), or an input's acceptance or
+ * refusal where the answer failed as a whole. Any other pair is two causes (invalid input accepted, and a
+ * write-only member in that answer).
+ */
+const restates = (f: Finding, primary: Finding) =>
+  f.check === primary.check ||
+  FORM.has(f.check) ||
+  f.check === "not_a_server_error" ||
+  (ACCEPTANCE.has(f.check) && FAILED_ANSWER.has(primary.check));

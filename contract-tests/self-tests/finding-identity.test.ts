@@ -329,6 +329,16 @@ describe("the answer decides the cause (issue 33)", () => {
     ]);
     expect(read.map((f) => f.check)).toEqual(["unknown_resource"]);
     expect(read[0]!.also).toEqual(["not_a_server_error: Server error (status 500 (oops))"]);
+    // Two verdicts of their own on one answer are two causes: invalid input accepted, and a write-only member it
+    // shows (its schema break is the leak's, noted under it).
+    const two = oneFindingPerResponse([
+      of("negative_data_rejection", "Invalid input accepted"),
+      of("write_only_exposed", 'Write-only member "cvc" in the response'),
+      of("response_schema_conformance", "Response violates schema"),
+    ]);
+    expect(two.map((f) => f.check)).toEqual(["negative_data_rejection", "write_only_exposed"]);
+    expect(two[1]!.also).toEqual([expect.stringMatching(/^response_schema_conformance: /)]);
+    expect(two[0]!.also).toEqual([]);
   });
 
   it("a baseline entry keeps accepting: written for either operation, or in issue 28's form (input -> answer)", () => {
