@@ -69,11 +69,7 @@ function carriedInRequiredParameter(model: SpecModel, operationId: string): bool
  * it is HTTP's own answer to a missing credential (RFC 9110 15.5.2), and a 403 documented alone may be about
  * permissions.
  */
-export function documentedRefusal(
-  model: SpecModel,
-  operationId: string,
-  kind: RefusalCase,
-): DocumentedRefusal | undefined {
+function documentedRefusal(model: SpecModel, operationId: string, kind: RefusalCase): DocumentedRefusal | undefined {
   if (!model.has(operationId)) return undefined;
   if (kind === "credential" && !securityPromise(model, operationId)) return undefined;
   const listed = new Set(model.documentedStatuses(operationId));
