@@ -314,21 +314,30 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
           Object.keys(l.link.parameters).some((k) => linkParameter(target, k) === p),
       );
       if (!target.safe || p.name === "id" || found) continue;
-      // One listing per parameter: the nearest to the target's path (the longest shared prefix), then the shallowest
-      // member. A document of many listings holding an `index` or a `name` would otherwise feed every reader from all.
-      let best: { source: OperationEntry; status: string; path: string[]; rank: [number, number] } | undefined;
+      // At most LISTINGS_PER_PARAMETER listings per parameter: the nearest to the target's path (the longest shared
+      // prefix), then the shallowest member, then the document's order. A document of many listings holding an
+      // `index` or a `name` would otherwise feed every reader from all; one alone may be empty (a feed of followed
+      // authors), so a few are kept.
+      const listed: Array<{ source: OperationEntry; status: string; path: string[]; rank: [number, number] }> = [];
       for (const source of doc.operations) {
         if (source === target || source.method !== "GET" || source.path.includes("{")) continue;
         if (source.path === collection) continue;
         for (const r of bodySchemas(doc, source)) {
           const path = memberPath(doc, r.schema, r.pointer, [p.name], param, true);
-          if (!path) continue;
-          const rank: [number, number] = [-sharedSegments(source.path, target.path), path.length];
-          if (!best || rank[0] < best.rank[0] || (rank[0] === best.rank[0] && rank[1] < best.rank[1]))
-            best = { source, status: r.status, path, rank };
+          if (path)
+            listed.push({
+              source,
+              status: r.status,
+              path,
+              rank: [-sharedSegments(source.path, target.path), path.length],
+            });
         }
       }
-      if (best) {
+      const nearest = listed
+        .sort((x, y) => x.rank[0] - y.rank[0] || x.rank[1] - y.rank[1])
+        .filter((x, i, all) => all.findIndex((y) => y.source === x.source) === i)
+        .slice(0, LISTINGS_PER_PARAMETER);
+      for (const best of nearest) {
         const shown = best.path.map((s) => (s === "0" ? "*" : s)).join("/");
         const expr = `$response.body#${toPointer(best.path)}`;
         out.push(inferred(best.source, best.status, `body \`${shown}\``, expr, target, p));
@@ -336,6 +345,9 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
     }
   return out;
 }
+
+/** The most listings that feed one reader's identifier not named `id` (see inferredLinks). */
+const LISTINGS_PER_PARAMETER = 3;
 
 /** How many leading path segments two paths share (`/api/feats` and `/api/feats/{index}`: 2). */
 function sharedSegments(a: string, b: string): number {
