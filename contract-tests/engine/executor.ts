@@ -23,7 +23,8 @@ import { track } from "./resources.js";
 import { isSuccess } from "../model/exchange.js";
 import type { Account } from "../transport/credentials.js";
 import { Verdict, type Probe, type RunState, type Scenario, type ScenarioContext } from "./scenario.js";
-import { prepared, produce } from "./values.js";
+import { prepared } from "./prepared.js";
+import { produce } from "./values.js";
 import { resetsSharedState } from "../model/risk.js";
 
 /** What the executor needs of the run besides the scenarios. */

@@ -28,7 +28,14 @@ export interface Placement {
 }
 
 /** What a description writes in place of a credential: `<jwt>`, `{token}`, `xxxxx.yyyyy.zzzzz`, `$TOKEN`, `eyJ...`. */
-const PLACEHOLDER = String.raw`(?:<[^<>\s]{1,40}>|\{\{?[^{}\s]{1,40}\}\}?|\[[^\[\]\s]{1,40}\]|x{3,}(?:\.x{3,}|\.y{3,}|\.z{3,})*|\$\{?[A-Za-z_]\w*\}?|eyJ[\w-]*(?:\.[\w-]*){0,2}(?:\.{3}|…)?)`;
+const PLACEHOLDER = `(?:${[
+  String.raw`<[^<>\s]{1,40}>`,
+  String.raw`\{\{?[^{}\s]{1,40}\}\}?`,
+  String.raw`\[[^\[\]\s]{1,40}\]`,
+  String.raw`x{3,}(?:\.x{3,}|\.y{3,}|\.z{3,})*`,
+  String.raw`\$\{?[A-Za-z_]\w*\}?`,
+  String.raw`eyJ[\w-]*(?:\.[\w-]*){0,2}(?:\.{3}|…)?`,
+].join("|")})`;
 /** Words that name an authorization scheme wherever they stand before a placeholder. */
 const SCHEME_WORDS = /^(?:token|bearer|jwt|apikey|api-key|key|ssws|oauth|session|sso-key|genieKey|klaviyo-api-key)$/i;
 

@@ -19,8 +19,11 @@ export interface TimedExchange {
 const HIDDEN = "***";
 
 /** Members and form fields that hold a credential, by name. */
-const CREDENTIAL_NAME =
-  /^(?:(?:access|refresh|id|auth|session|bearer|api)[_-]?token|token|password|passwd|pass|secret|client[_-]?secret|api[_-]?key|apikey)$/i;
+const CREDENTIAL_NAME = new RegExp(
+  "^(?:(?:access|refresh|id|auth|session|bearer|api)[_-]?token|token|password|passwd|pass|secret|" +
+    "client[_-]?secret|api[_-]?key|apikey)$",
+  "i",
+);
 
 /** A JSON Web Token (three base64url parts, the first a JSON header). */
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;

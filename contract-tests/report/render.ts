@@ -146,7 +146,8 @@ const cut = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}
 
 /** One cause in one line: operation, what, the answer, how many inputs. */
 function causeText(c: Cause): string {
-  const where = `${c.operation}${c.operations > 1 ? ` (+${c.operations - 1} more operation${c.operations > 2 ? "s" : ""})` : ""}`;
+  const more = c.operations - 1;
+  const where = `${c.operation}${more > 0 ? ` (+${more} more operation${more > 1 ? "s" : ""})` : ""}`;
   const inputs = c.inputs
     ? `${c.inputs} input${c.inputs === 1 ? "" : "s"}${c.inputsText ? ` (${cut(c.inputsText, 120)})` : ""}`
     : "";
@@ -317,7 +318,8 @@ export function formatFinding(f: Finding): string {
   else if (f.cause) lines.push(`    Cause:         ${t(f.cause)}`);
   if (f.operations && f.operations.length > 1)
     lines.push(
-      `    Operations:    ${t(f.operations.slice(0, 5).join(", "))}${f.operations.length > 5 ? ` and ${f.operations.length - 5} more` : ""}`,
+      `    Operations:    ${t(f.operations.slice(0, 5).join(", "))}` +
+        (f.operations.length > 5 ? ` and ${f.operations.length - 5} more` : ""),
     );
   lines.push(`    Received:      ${t(f.received)}`, `    Documented:    ${t(f.documented)}`);
   if (f.promise) lines.push(`    Promise:       ${t(f.promise)}`);

@@ -18,7 +18,8 @@ const HELP_URI = "https://github.com/webauto-api/webauto-api/blob/main/docs/cont
 /** What each generic check holds the server to, in a sentence (the checks table of docs/contract-suite.md). */
 const CHECK_HELP: Readonly<Record<string, string>> = {
   not_a_server_error:
-    "An HTTP answer within the deadline; no 500 whatever the document lists, no other 5xx unless the operation lists it.",
+    "An HTTP answer within the deadline; no 500 whatever the document lists, no other 5xx unless the " +
+    "operation lists it.",
   server_stopped_answering:
     "The server keeps answering: a request without an answer, and no answer to the probe after it.",
   response_readable: "A response that began is read whole as its headers describe it (encoding, length, UTF-8).",

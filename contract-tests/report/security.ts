@@ -135,6 +135,7 @@ export function securityText(s: OperationSecurity, runWide: readonly RunWideReas
 export function runWideText(runWide: readonly RunWideReason[], operations: number): string[] {
   return runWide.map(
     (r) =>
-      `security check ${r.phase} not run${r.operations < operations ? ` on ${r.operations} of ${operations} operations` : ""}: ${r.reason}`,
+      `security check ${r.phase} not run` +
+      `${r.operations < operations ? ` on ${r.operations} of ${operations} operations` : ""}: ${r.reason}`,
   );
 }

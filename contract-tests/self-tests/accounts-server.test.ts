@@ -288,7 +288,7 @@ describe("the conforming variant", () => {
     expect((await fetch(`${server.url}/variant/no-such-fault/users`)).status).toBe(404);
   });
 
-  it("lets the caller rename their own account: its books follow, its token works on, a taken name is a 409", async () => {
+  it("lets the caller rename their account: its books follow, its token works on, a taken name is a 409", async () => {
     const [a, b] = await pair(base());
     const own = await bookOf(base(), a);
     const renamed = fresh("renamed");

@@ -259,7 +259,7 @@ describe("a run given two accounts' user names and passwords", () => {
       ).toBe(true);
   });
 
-  it("sends a fresh e-mail in every register where the server keeps e-mails unique: no finding of its own doing", () => {
+  it("sends a fresh e-mail in every register where e-mails are kept unique: no finding of its own doing", () => {
     const { results, base } = runs.get("e-mails kept unique")!;
     expect(errorsOf(results)).toEqual([]);
     expect(server.requests(base).filter((r) => r === "POST /users/register").length).toBeGreaterThan(1);
@@ -298,7 +298,7 @@ describe("a run given two accounts' user names and passwords", () => {
     expect(logins).toBeGreaterThan(2);
   });
 
-  it("sends every request with its own token, never the reports' mask, and leaves its login accounts as they were", () => {
+  it("sends every request with its own token, never the reports' mask, and leaves its logins as they were", () => {
     for (const [name, { base }] of runs) expect(server.masked(base), `${name}: requests carrying ***`).toBe(0);
     for (const name of ["conforming", "conforming without links, an API key from a login"]) {
       const { base } = runs.get(name)!;
@@ -323,7 +323,7 @@ describe("a run given two accounts' user names and passwords", () => {
       expect(statuses(id), id).toEqual([200]);
   });
 
-  it("says once that it lost its login account mid-run, and stops what needed it instead of an error per request", () => {
+  it("says once that it lost its login account mid-run, and stops what needed it, not an error per request", () => {
     const { results, files } = runs.get("the login account revoked mid-run")!;
     expect(errorsOf(results)).toEqual([]);
     const lost = results.flatMap((r) => r.findings.filter((f) => f.check === "credentials_lost"));

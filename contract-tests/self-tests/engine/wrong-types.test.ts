@@ -37,7 +37,7 @@ const doc = (media: string, type = "string") => ({
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
 describe("the negative phase's wrong types", () => {
-  it("sends a body of null where an object goes, the first wrong type of every member, and extras within the allowance", async () => {
+  it("sends a null body where an object goes, each member's first wrong type, extras within the budget", async () => {
     // A strict server: an object of strings, else 400.
     answers.set("/things", (r) => {
       if (!/^application\/json/.test(String(r.headers["content-type"]))) return { status: 400, body: {} };

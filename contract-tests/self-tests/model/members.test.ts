@@ -137,7 +137,7 @@ describe("the body member walker", () => {
     expect(MAX_DEPTH).toBeGreaterThanOrEqual(3);
   });
 
-  it("reads and writes a value at a member's path, in every item, making what is missing, copying what it crosses", () => {
+  it("reads and writes a value at a member's path, in every item, making what is missing, copying the rest", () => {
     const sent = { order: { items: [{ menu_item_id: 41, quantity: 2 }, { menu_item_id: 42 }] } };
     const path = ["order", "items", EACH, "menu_item_id"];
     expect(valuesAt(sent, path)).toEqual([41, 42]);
