@@ -579,7 +579,8 @@ function profileTable(p: ProfileResult): string {
       `each of raw fetch and listBrowserRequests in alternating rounds; ` +
       `µs per call, profiler overhead included): in all ${f(total(client))} client vs ${f(total(raw))} ` +
       `raw (${signed(round(total(client) - total(raw)))}), ` +
-      `of which ${f(ownTotal)} in the client's own functions and ${signed(round(total(client) - total(raw) - ownTotal))} ` +
+      `of which ${f(ownTotal)} in the client's own functions and ` +
+      `${signed(round(total(client) - total(raw) - ownTotal))} ` +
       `in the runtime. ` +
       `"client: #call" includes JSON.parse and TextDecoder, which raw fetch spends inside undici's res.json(). ` +
       `The client's own rows are steady from run to run; the runtime rows move with the machine's load (the ` +
@@ -683,9 +684,13 @@ async function main(): Promise<void> {
     });
 
   const missed = rows.filter((r) => r.ok === false).length;
+  const whyTsx = DIST_EXISTS
+    ? "BENCH_CLIENT=src"
+    : "dist/ missing: run `npm run build` for the built client and the size rows";
+  const failed = failures.length ? `, ${failures.length} measurement(s) failed` : "";
   const notes = [
     `Node ${process.version}, ${new Date().toISOString()}, ${Math.round((performance.now() - started) / 1000)} ` +
-      `s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${DIST_EXISTS ? "BENCH_CLIENT=src" : "dist/ missing: run `npm run build` for the built client and the size rows"})`}.`,
+      `s. Client measured from ${FROM_DIST ? "the built dist/index.js (ESM)" : `src/ under tsx (${whyTsx})`}.`,
     ...(stale.length
       ? [
           `**dist/ may be stale**: ${stale.length} file(s) under src/ or generated/ changed after it was built ` +
@@ -696,7 +701,7 @@ async function main(): Promise<void> {
     "Each measurement runs in a fresh child process (node --expose-gc); the server in its own process. Ratios " +
       "are of totals over alternating rounds (A B C D, D C B A, ...), with the range of the per-round ratios. kB = " +
       "1000 bytes.",
-    `${rows.filter((r) => r.ok === true).length} targets met, ${missed} missed${failures.length ? `, ${failures.length} measurement(s) failed` : ""}.`,
+    `${rows.filter((r) => r.ok === true).length} targets met, ${missed} missed${failed}.`,
   ];
   const report = `${[
     `# npm run bench`,

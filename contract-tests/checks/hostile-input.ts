@@ -156,7 +156,9 @@ function memberFinding(
     : unheld
       ? {
           because: "in-doubt",
-          why: `the response schema (#${shown.schema}) does not let the string through (${unheld.keyword}), so the document does not promise it back as written`,
+          why:
+            `the response schema (#${shown.schema}) does not let the string through (${unheld.keyword}), ` +
+            "so the document does not promise it back as written",
         }
       : undefined;
   return [

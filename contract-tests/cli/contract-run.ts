@@ -76,7 +76,10 @@ export class ContractRun {
     });
   }
 
-  /** Every scenario, in the order they run: per operation of the document, its phases' (and module's), then the run's. */
+  /**
+   * Every scenario, in the order they run: per operation of the document, its phases' (and module's), then the
+   * run's.
+   */
   scenarios(): Scenario[] {
     checkSelection(this.settings, this.state.checks.ids());
     const operations = selectOperations(
@@ -119,7 +122,10 @@ export class ContractRun {
   }
 }
 
-/** The path the preflight (and the target's outage probe) asks for: the first safe operation without path parameters. */
+/**
+ * The path the preflight (and the target's outage probe) asks for: the first safe operation without path
+ * parameters.
+ */
 function probePath(settings: Pick<Settings, "specPath">): string | undefined {
   return specModel(settings.specPath).operations.find((op) => op.safe && !op.path.includes("{"))?.path;
 }

@@ -78,10 +78,10 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
     () => {
       if (Date.now() - lastLine < settings.heartbeatMs) return;
       const oldest = inflight.values().next().value;
-      print(
-        `  … still running ${current}${oldest ? `: waiting ${seconds(Date.now() - oldest.since)} for ${oldest.method} ${oldest.path}` : ""} ` +
-          `(${seconds(Date.now() - started)} in all)`,
-      );
+      const waiting = oldest
+        ? `: waiting ${seconds(Date.now() - oldest.since)} for ${oldest.method} ${oldest.path}`
+        : "";
+      print(`  … still running ${current}${waiting} (${seconds(Date.now() - started)} in all)`);
     },
     Math.min(1000, settings.heartbeatMs),
   );
@@ -104,12 +104,15 @@ async function execute(run: ContractRun, scenarios: Scenario[], out: Out): Promi
         current = [...running.values()].map((r) => r.label).join(", ");
         const errors = result.findings.filter((f) => f.severity === "error").length;
         const mark = result.status === "passed" ? "✓" : result.status === "failed" ? "✗" : "-";
+        const accepted = result.accepted.length ? `, ${result.accepted.length} accepted` : "";
         const counts =
-          `${plural(result.sent ?? 0, "request")}, ${plural(errors, "error")}, ${plural(result.findings.length - errors, "warning")}${result.accepted.length ? `, ${result.accepted.length} accepted` : ""}, ` +
+          `${plural(result.sent ?? 0, "request")}, ${plural(errors, "error")}, ` +
+          `${plural(result.findings.length - errors, "warning")}${accepted}, ` +
           `${seconds(Date.now() - (started?.since ?? Date.now()))}`;
-        print(
-          `[${String(i + 1).padStart(width)}/${scenarios.length}] ${mark} ${started?.label ?? result.id} (${counts})${result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : ""}${result.error ? ` internal error: ${result.error.split("\n")[0]}` : ""}`,
-        );
+        const skip = result.status === "skipped" && result.skipReason ? ` ${result.skipReason}` : "";
+        const internal = result.error ? ` internal error: ${result.error.split("\n")[0]}` : "";
+        const position = `[${String(i + 1).padStart(width)}/${scenarios.length}]`;
+        print(`${position} ${mark} ${started?.label ?? result.id} (${counts})${skip}${internal}`);
       },
     });
   } finally {

@@ -566,7 +566,9 @@ function fromText(kind: OptionKind, raw: string, label: string): unknown {
     case "integer":
       if (!/^\d+$/.test(text) || Number(text) < kind.min || (kind.max !== undefined && Number(text) > kind.max))
         throw new SettingsError(
-          `${label} must be an integer ${kind.max === undefined ? `of at least ${kind.min}` : `from ${kind.min} to ${kind.max}`}, got ${show(text.slice(0, 20))}`,
+          `${label} must be an integer ` +
+            `${kind.max === undefined ? `of at least ${kind.min}` : `from ${kind.min} to ${kind.max}`}, ` +
+            `got ${show(text.slice(0, 20))}`,
         );
       return Number(text);
     case "share":
@@ -699,10 +701,8 @@ export function resolveOptions({
         );
       const names = flags.flatMap((f) => [f.name, ...(f.aliases ?? [])]);
       const near = closest(name, names);
-      throw new SettingsError(
-        `unknown option --${name}; did you mean --${flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name}? ` +
-          `(see --help)`,
-      );
+      const suggested = flags.find((f) => f.name === near || f.aliases?.includes(near ?? ""))?.name;
+      throw new SettingsError(`unknown option --${name}; did you mean --${suggested}? (see --help)`);
     }
     let raw = m[2];
     if (raw === undefined && def.kind.type !== "boolean") {
@@ -763,7 +763,8 @@ export function helpText(command = "webauto-contract"): string {
       "OpenAPI document and reports every promise it breaks.",
     "Precedence: flags > environment variables > config file " +
       '(contract.config.json, or "contract" in package.json) > defaults.',
-    `Lists are comma-separated (an array in the config file). Exit codes: ${EXIT_CODES.map(([code, what]) => `${code} ${what}`).join(", ")}.`,
+    "Lists are comma-separated (an array in the config file). " +
+      `Exit codes: ${EXIT_CODES.map(([code, what]) => `${code} ${what}`).join(", ")}.`,
     "",
   ];
   for (const o of OPTIONS) {

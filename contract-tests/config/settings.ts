@@ -178,7 +178,8 @@ function httpUrl(o: Options, name: string, env: string, fallback?: string): stri
     url = new URL(raw);
   } catch {
     throw new SettingsError(
-      `${label} must be an absolute http(s) URL, got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`,
+      `${label} must be an absolute http(s) URL, ` +
+        `got ${JSON.stringify(raw.replace(/\/\/[^/]*@/, "//***@").slice(0, 80))}`,
     );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
@@ -372,7 +373,8 @@ export function settingsFrom(resolved: ResolvedOptions): Settings {
     );
   if (tokenPointer && !tokenPointer.startsWith("/"))
     throw new SettingsError(
-      `${o.label("token-pointer", "CONTRACT_TOKEN_POINTER")} must be a JSON pointer starting with "/" (e.g. /auth_token), ` +
+      `${o.label("token-pointer", "CONTRACT_TOKEN_POINTER")} must be a JSON pointer starting with "/" ` +
+        "(e.g. /auth_token), " +
         `got ${JSON.stringify(tokenPointer.slice(0, 40))}`,
     );
   return {

@@ -95,7 +95,9 @@ export class Executor {
       phaseRow(s.phase).scope === "run" || settings.kind !== "live"
         ? 0
         : 2 * (state.resources.created.filter((r) => r.alive).length + (state.accounts?.throwaways.length ?? 0)) + 2;
-    const budgetText = `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS), but for what the clean-up needs`;
+    const budgetText =
+      `skipped: the request budget of ${settings.maxRequests} is spent (CONTRACT_MAX_REQUESTS), ` +
+      "but for what the clean-up needs";
     const stoppedText =
       target.stopped() ??
       (target.requestsSent() + reserve > settings.maxRequests && reserve > 0 ? budgetText : undefined);
@@ -160,7 +162,9 @@ export class Executor {
           ? ({
               kind: "cut",
               by: "max-failures",
-              text: `${failures} scenario${failures === 1 ? "" : "s"} failed, the limit of --max-failures ${maxFailures}`,
+              text:
+                `${failures} scenario${failures === 1 ? "" : "s"} failed, ` +
+                `the limit of --max-failures ${maxFailures}`,
             } as const)
           : undefined;
       hooks.started?.(s, i);

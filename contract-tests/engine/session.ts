@@ -140,7 +140,8 @@ export function secretFrom(plan: LoginPlan, login: Login, ex: Exchange | undefin
   const where = plan.kind === "operation" ? plan.login.operationId : plan.url;
   if (!ex || status < 200 || status >= 300)
     throw new LoginError(
-      `logging in through ${where} failed: ${status === 0 ? (ex?.response.transportError ?? "no answer") : `status ${status}`}` +
+      `logging in through ${where} failed: ` +
+        `${status === 0 ? (ex?.response.transportError ?? "no answer") : `status ${status}`}` +
         (ex?.response.bodyText ? ` (${ex.response.bodyText.slice(0, 160)})` : ""),
     );
   if (!found)

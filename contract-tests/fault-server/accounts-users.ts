@@ -24,7 +24,8 @@ function invalid(body: unknown, rules: Record<string, number>, maxima: Record<st
   for (const [name, min] of Object.entries(rules)) {
     if (isText(body[name], min, maxima[name])) continue;
     const max = maxima[name];
-    return `${name} must be a string${max ? ` of ${min} to ${max} characters` : min ? ` of at least ${min} characters` : ""}`;
+    const length = max ? ` of ${min} to ${max} characters` : min ? ` of at least ${min} characters` : "";
+    return `${name} must be a string${length}`;
   }
   return undefined;
 }

@@ -24,7 +24,10 @@ const MAX_SENT_VALUES = 1000;
 const QUOTED_NAME = /^[A-Za-z_$][A-Za-z_$.-]{0,62}\d{0,2}$/;
 /** Quoted prose (a message inside a JSON text): kept too. */
 const QUOTED_PROSE = /^[A-Za-z][A-Za-z,;:'-]*(?: [A-Za-z,;:'-]+){2,}[.!]?$/;
-/** A quoted text not part of a word (the apostrophe of "can't" opens no quote): straight quotes, backticks, curly ones. */
+/**
+ * A quoted text not part of a word (the apostrophe of "can't" opens no quote): straight quotes, backticks, curly
+ * ones.
+ */
 const QUOTED = /(?<!\w)(?:(['"`])([^\n]{0,200}?)\1|‘([^\u2019\n]{0,200})\u2019|“([^\u201d\n]{0,200})\u201d)(?!\w)/g;
 /** What varies between two occurrences of one failure, most specific first; quoted values are handled apart. */
 const NOISE: Array<[source: string, mask: string]> = [
@@ -87,7 +90,10 @@ function fieldOf(obj: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** The message in a JSON value: a string, a message-like member, one level of nesting down; arrays by their first item. */
+/**
+ * The message in a JSON value: a string, a message-like member, one level of nesting down; arrays by their first
+ * item.
+ */
 function messageIn(value: unknown, depth = 0): string | undefined {
   if (typeof value === "string") return value.trim() || undefined;
   if (Array.isArray(value)) return messageIn(value[0], depth);

@@ -274,8 +274,8 @@ function inferredLinks(doc: LinkDocument, written: SourcedLink[]): SourcedLink[]
       const collection = family.slice(0, family.lastIndexOf("/"));
       const { schema: param } = doc.deref(p.schema, p.schemaPointer);
       const names = p.name === "id" ? ["id"] : [p.name, "id"];
-      // The collection's own create and listing, and a create below it (`POST /users/register` for `/users/{username}`),
-      // never one that logs in (its answer holds a token, not a resource).
+      // The collection's own create and listing, and a create below it (`POST /users/register` for
+      // `/users/{username}`), never one that logs in (its answer holds a token, not a resource).
       const below = (byPrefix.get(collection) ?? []).filter((o) => o.method === "POST" && !tokenPointer(doc, o));
       for (const source of [...(byPath.get(collection) ?? []), ...below]) {
         if (source === target || (source.method !== "POST" && source.method !== "GET")) continue;

@@ -51,7 +51,8 @@ export const PHASES = [
   {
     id: "examples",
     tests:
-      "every documented request example is answered as documented; every documented response example matches its schema",
+      "every documented request example is answered as documented; " +
+      "every documented response example matches its schema",
     needs: [],
     scope: "operation",
   },

@@ -51,7 +51,8 @@ export function skipText(r: SkipReason): string {
       return r.need === "live-target"
         ? "skipped: needs a live target (the mock answers static examples whatever the state)"
         : r.need === "second-account"
-          ? "skipped: needs another account: CONTRACT_SECOND_API_KEY, or CONTRACT_SECOND_USERNAME and CONTRACT_SECOND_PASSWORD"
+          ? "skipped: needs another account: CONTRACT_SECOND_API_KEY, " +
+            "or CONTRACT_SECOND_USERNAME and CONTRACT_SECOND_PASSWORD"
           : `skipped: needs ${NEED_TEXT[r.need]}`;
     case "needs-value":
       return (

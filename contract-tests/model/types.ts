@@ -14,7 +14,10 @@ export interface SentRequest {
   /** The path parameters' values, by name (for `$request.path.*` link expressions). */
   pathParams?: Record<string, unknown>;
   headers: Record<string, string>;
-  /** Which credential it carried (see KeyMode in transport/request.ts); headers show a real key as $CONTRACT_API_KEY. */
+  /**
+   * Which credential it carried (see KeyMode in transport/request.ts); headers show a real key as
+   * $CONTRACT_API_KEY.
+   */
   key?: "valid" | "none" | "empty" | "wrong" | "second" | "forged-signature" | "alg-none" | `account-${number}`;
   /** Raw body text, when one was sent. */
   bodyText?: string;
@@ -305,7 +308,8 @@ export interface Leniency {
     | "inferred-link" // the link is the suite's inference, not the document's
     | "partial-view" // what the suite saw may not be the whole (a page of a listing)
     | "server-limit" // the server may have a limit the document does not show (an undocumented 4xx)
-    | "documented-condition" // the operation documents this refusal as a condition of its own (no privilege, a conflict)
+    // the operation documents this refusal as a condition of its own (no privilege, a conflict)
+    | "documented-condition"
     | "strict-only"; // only strict mode holds it (undocumented members, an envelope)
   /** Why, in a few words, added to the finding's Documented line; none when that line says it already. */
   why?: string;

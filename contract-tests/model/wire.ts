@@ -241,8 +241,8 @@ export function carriedHeaders(
           ? `${TRANSPORT_OWNED[lower]}: left out`
           : lower === "content-length" &&
               value.trim() !== String(bodyText === undefined ? 0 : Buffer.byteLength(bodyText))
-            ? `the transport writes Content-Length from the body it sends (${bodyText === undefined ? "none" : `${Buffer.byteLength(bodyText)} bytes`}): ` +
-              `left out`
+            ? "the transport writes Content-Length from the body it sends " +
+              `(${bodyText === undefined ? "none" : `${Buffer.byteLength(bodyText)} bytes`}): left out`
             : lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim())
               ? "the transport manages the connection and refuses any Connection but close or keep-alive: left out"
               : undefined;

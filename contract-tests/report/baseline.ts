@@ -1,7 +1,7 @@
 /**
  * The baseline: findings a team accepts while a fix is under way, each with the check, the operation, the
- * rule, the cause and place, a reason and an expiry date. A run fails only on findings the baseline does not list and on
- * expired entries; entries that no longer occur are reported as fixed.
+ * rule, the cause and place, a reason and an expiry date. A run fails only on findings the baseline does not list
+ * and on expired entries; entries that no longer occur are reported as fixed.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import {

@@ -33,6 +33,8 @@ import { computeSecurity, runWideSecurity, runWideText, securityText, type Opera
  * Outside strings (names, values and prose from the document, the server, the baseline) for a terminal or text file.
  */
 const t = (v: unknown) => outsideText(v, "terminal");
+/** The markdown summary's heading mark of each verdict. */
+const VERDICT_MARK = { pass: "✅ pass", incomplete: "⚠️ incomplete", fail: "❌ fail" } as const;
 
 /** A finding of the run: one distinct failure, seen in one or more scenarios, with its count and first example. */
 export type ReportedFinding = Finding & {
@@ -409,7 +411,8 @@ export function formatText(report: RunReport): string {
     for (const { shown, more } of capped(own)) {
       for (const f of shown)
         out.push(
-          `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}${f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""}`,
+          `  ${formatFinding(f).replace(/\n/g, "\n  ")}\n      Tests:         ${t(f.tests.slice(0, 3).join("; "))}` +
+            (f.tests.length > 3 ? ` (+${f.tests.length - 3} more)` : ""),
         );
       if (more) out.push(`  … ${leftOutText(more, "distinct failures", t(more.check))}`);
     }
@@ -443,7 +446,8 @@ export function formatText(report: RunReport): string {
     `Summary: ${t(verdictText(report.verdict, report.reach))}: ${s.errors + s.warnings} cause(s) (${s.errors} ` +
       `error(s), ${s.warnings} warning(s)), ${s.accepted} accepted by the baseline; ${s.occurrences} ` +
       `occurrences; scenarios ${s.scenarios.passed} ` +
-      `passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests${s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""}`,
+      `passed, ${s.scenarios.failed} failed, ${s.scenarios.skipped} skipped; ${s.requests} requests` +
+      (s.failedChecks.length ? `; failed checks: ${s.failedChecks.join(", ")}` : ""),
   );
   if (s.notRun.scenarios > 0) out.push(notRunText(s.notRun));
   if (report.reach.belowMinimum) out.push(belowMinimumText(report.reach));
@@ -500,7 +504,7 @@ function markdownOpening(report: RunReport): string[] {
 export function formatMarkdown(report: RunReport): string {
   const s = report.summary;
   const out = [
-    `## Contract suite: ${report.verdict === "pass" ? "✅ pass" : report.verdict === "incomplete" ? "⚠️ incomplete" : "❌ fail"}`,
+    `## Contract suite: ${VERDICT_MARK[report.verdict]}`,
     "",
     ...(s.notRun.scenarios > 0 ? [`**${notRunText(s.notRun)}**`, ""] : []),
     ...(report.reach.belowMinimum ? [`**${belowMinimumText(report.reach)}**`, ""] : []),

@@ -232,7 +232,7 @@ describe("the accounts document", () => {
     expect(accountsDocument()).toEqual(accountsDocument({ auth: "bearer-login", links: false }));
   });
 
-  it("leaves the register body without an example of its own (members only) and the e-mail without limits", async () => {
+  it("leaves the register body without an example of its own (members only), the e-mail without limits", async () => {
     const doc = loadSpec(documents["bearer-login"].plain);
     const media = doc.paths["/users/register"].post.requestBody.content["application/json"];
     const schema = doc.components.schemas.NewUser;
@@ -270,7 +270,7 @@ describe("the conforming variant", () => {
     expect((await keep(base(), "loginUser", { body: { username: first.username } })).status).toBe(400);
   });
 
-  it("registers ignoring unknown members (admin stays false), and refuses a taken, a short or a non-JSON one", async () => {
+  it("registers ignoring unknown members (admin stays false); refuses a taken, a short or a non-JSON one", async () => {
     const a = await account(base(), { admin: true, role: "root" }, keep);
     const read = await keep(base(), "getUser", { params: { username: a.username }, token: a.token });
     expect(read.body).toEqual({ username: a.username, email: `${a.username}@example.com`, admin: false });
@@ -301,7 +301,7 @@ describe("the conforming variant", () => {
     await login(base(), renamed, a.password);
   });
 
-  it("lets the user themselves change their password and e-mail, and refuses another account (403), unchanged", async () => {
+  it("lets users change their own password and e-mail, and refuses another account (403), unchanged", async () => {
     const [a, b] = await pair(base());
     const at = { username: a.username };
     expect(
@@ -342,7 +342,7 @@ describe("the conforming variant", () => {
     );
   });
 
-  it("keeps each book to its owner: another account gets 404 reading it, 403 changing it; listings show no secret", async () => {
+  it("keeps each book to its owner: another account gets 404 reading, 403 changing it; no secret listed", async () => {
     const [a, b] = await pair(base());
     const created = await keep(base(), "createBook", { body: { ...book(), owner: b.username }, token: a.token });
     expect(created.status).toBe(201);
@@ -692,7 +692,7 @@ const basic = (id: string, secret: string) => ({
 });
 
 describe("the flavours", () => {
-  it("apikey-login: the login answers `token`, sent in X-Auth-Token (a bearer header is not the documented place)", async () => {
+  it("apikey-login: the login answers `token`, sent in X-Auth-Token (a bearer header is not documented)", async () => {
     const auth = "apikey-login";
     const base = server.flavourUrl(auth);
     const { first } = ACCOUNTS;
@@ -728,7 +728,7 @@ describe("the flavours", () => {
     expect([other.status, (await other.json()).error]).toEqual([400, "unsupported_grant_type"]);
   });
 
-  it("oauth2-client-credentials: a client's id and secret, in the form or as HTTP Basic, act as its account", async () => {
+  it("oauth2-client-credentials: a client's id and secret, in the form or as Basic, act as its account", async () => {
     const auth = "oauth2-client-credentials";
     const base = server.flavourUrl(auth);
     const { client_id, client_secret } = OAUTH_CLIENTS.second;
@@ -775,7 +775,7 @@ describe("lenient-token-expiry", () => {
 });
 
 describe("redos-email's freeze", () => {
-  it("holds every request of its variant, the culprit's too, until it ends; other variants answer meanwhile", async () => {
+  it("holds every request of its variant, the culprit's too, until it ends; other variants answer", async () => {
     const base = server.baseUrl("redos-email");
     const a = await account(base);
     const domain = await ask(base, "updateEmail", {

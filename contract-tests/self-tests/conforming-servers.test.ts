@@ -11,6 +11,7 @@ import { buildReport } from "../report/render.js";
 import { loadBaseline } from "../report/baseline.js";
 import { DEFAULT_BASELINE_PATH } from "../config/settings.js";
 import { errorsOf, faultRuns, type Plan, warningsOf, errorsWithoutPromise } from "./support/fault-runs.js";
+import type { ScenarioResult } from "../model/types.js";
 
 const runs = faultRuns((server): Plan[] => [
   ["conforming", { CONTRACT_BASE_URL: server.baseUrl() }],
@@ -143,16 +144,17 @@ describe("the conforming server", () => {
   );
 });
 
+/** A scenario's error findings, as `check: title`. */
+const errorTitles = (r: ScenarioResult) =>
+  r.findings.filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`);
+
 describe("lenient, conforming servers: every promise kept, every freedom the document leaves taken", () => {
   it.each([...Object.keys(LENIENT), "lenient"])("%s passes every scenario with no error finding", (variant) => {
     const { results } = runs.get(variant)!;
     expect(
       results
         .filter((r) => r.status !== "passed")
-        .map(
-          (r) =>
-            `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(r.findings.filter((f) => f.severity === "error").map((f) => `${f.check}: ${f.title}`))}`,
-        ),
+        .map((r) => `${r.id}: ${r.skipReason ?? r.error ?? JSON.stringify(errorTitles(r))}`),
     ).toEqual([]);
     expect(errorsOf(results)).toEqual([]);
   });

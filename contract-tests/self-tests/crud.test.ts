@@ -158,7 +158,7 @@ describe("a server that keeps a member unique (crud unique-title)", () => {
 });
 
 describe("inference", () => {
-  it("against the static mock, an inferred link sends no unknown identifier (the mock answers any id alike)", async () => {
+  it("against the static mock, an inferred link sends no unknown identifier (it answers any id alike)", async () => {
     // The same service with text identifiers (a probe replaces a linked text value with one that does not exist).
     const spec = join(tempDir("crud-mock-"), "text-ids.json");
     const integerId = JSON.stringify({ type: "integer", format: "int64", minimum: 1 });

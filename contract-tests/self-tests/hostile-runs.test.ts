@@ -30,7 +30,10 @@ const STRING_FAULTS = (Object.keys(CRUD_FAULTS) as CrudFault[]).filter((f) =>
   (CRUD_FAULTS[f].phases as readonly string[]).includes("hostile"),
 );
 const INJECTIONS: AccountsFault[] = ["sql-quote-500", "nul-500", "quote-breaks-json", "template-evaluated"];
-/** The most requests the phase sends an operation: its hostile requests, a read after each, a control and a read before. */
+/**
+ * The most requests the phase sends an operation: its hostile requests, a read after each, a control and a read
+ * before.
+ */
 const MOST_PER_OPERATION = 2 * HOSTILE_REQUESTS_PER_OPERATION + 2;
 
 type Run = { results: ScenarioResult[]; requests: number };

@@ -142,7 +142,8 @@ describe.each(["without links", "with links"])("the CRUD server's document %s", 
       promise: "#/paths/~1posts/post/requestBody/content/application~1json/schema",
     });
     expect(f!.documented).toContain(
-      "the member is in no request schema of /posts/{postId}: #/components/schemas/NewPost, #/components/schemas/PostPatch",
+      "the member is in no request schema of /posts/{postId}: " +
+        "#/components/schemas/NewPost, #/components/schemas/PostPatch",
     );
   });
 

@@ -185,7 +185,9 @@ export const authorizationPhase: Phase = {
         phase: "authorization",
         title: titleOf(
           "authorization",
-          `of ${f.family}: another account's ${[...f.updates, ...f.below, ...(f.remove ? [f.remove] : [])].map((u) => u.operationId).join(", ")} of a resource the run's own account created are refused and take no effect`,
+          `of ${f.family}: another account's ` +
+            `${[...f.updates, ...f.below, ...(f.remove ? [f.remove] : [])].map((u) => u.operationId).join(", ")} ` +
+            "of a resource the run's own account created are refused and take no effect",
         ),
         run: (c) => authorization(c, f),
       })),

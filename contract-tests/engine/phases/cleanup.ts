@@ -12,6 +12,9 @@ import type { ScenarioContext } from "../scenario.js";
 import { base } from "../values.js";
 import { type Phase, titleOf } from "./phase.js";
 
+/** Why a resource the run created was left behind when no delete was sent. */
+const NO_DELETE = "the document has no delete for it";
+
 /**
  * Each throwaway account the run deleted: a request with its credential (to the first safe operation that asks for
  * one and names nothing) must be refused with a 4xx, never answered, never a 5xx (a credential used after its
@@ -100,7 +103,8 @@ async function cleanup(ctx: ScenarioContext): Promise<Outcome> {
       : `left behind ${left.length}: ${left
           .map(
             (r) =>
-              `${r.family} ${JSON.stringify(r.value)} (${answers.has(r) ? `the delete answered status ${answers.get(r)!.response.status}` : "the document has no delete for it"})`,
+              `${r.family} ${JSON.stringify(r.value)} ` +
+              `(${answers.has(r) ? `the delete answered status ${answers.get(r)!.response.status}` : NO_DELETE})`,
           )
           .join("; ")}`,
   );

@@ -195,7 +195,8 @@ export const ownedMembersPhase: Phase = {
       title: titleOf(
         "owned-members",
         `of ${f.family}: the members the server owns (${f.members.map((m) => m.name).join(", ") || "none"}), ` +
-          `sent otherwise on ${[f.create, ...f.updates.slice(0, MAX_WRITES - 1)].map((o) => o.operationId).join(", ")}, ` +
+          `sent otherwise on ` +
+          `${[f.create, ...f.updates.slice(0, MAX_WRITES - 1)].map((o) => o.operationId).join(", ")}, ` +
           "do not take effect",
       ),
       ...(f.members.length === 0

@@ -86,7 +86,9 @@ async function unknownIds(ctx: ScenarioContext, op: OperationEntry): Promise<Out
           unknownIn: "path" as const,
           wellFormed: valid(value),
           foreignIds: [String(value)],
-          cause: `path parameter ${p.name}: an identifier that does not exist (${String(value).length > 12 ? "at or past the type's edge" : "well-formed"})`,
+          cause:
+            `path parameter ${p.name}: an identifier that does not exist ` +
+            `(${String(value).length > 12 ? "at or past the type's edge" : "well-formed"})`,
         },
       };
     }),
